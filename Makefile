@@ -1,0 +1,30 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Both create .venv when missing.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: venv test lint demo bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+
+test: lint
+	$(PY) -m pytest -q
+
+demo: venv
+	$(PY) -m launch.demo
+
+bench: venv
+	$(PY) -m benchmarks.load_export
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

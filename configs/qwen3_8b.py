@@ -1,0 +1,15 @@
+"""Qwen3-8B (REFERENCE.md §4: learning rate 5e-8, the paper's only per-model setting).
+
+Point model.hf_path at the downloaded checkpoint dir: --config.model.hf_path=/path/to/model
+"""
+
+from ml_collections import ConfigDict
+
+from configs.base import get_base_config
+
+
+def get_config() -> ConfigDict:
+    c = get_base_config()
+    c.model.preset = "qwen3_8b"
+    c.optim.lr = 5e-8
+    return c

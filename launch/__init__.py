@@ -1,0 +1,1 @@
+"""absl entry points that wire the stages from a config file."""

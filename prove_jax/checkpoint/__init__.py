@@ -1,0 +1,1 @@
+"""Hugging Face safetensors load/export and (later) Orbax management."""

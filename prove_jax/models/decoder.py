@@ -1,0 +1,104 @@
+"""One decoder-only transformer for Qwen3, Qwen2.5 and Granite: families differ only by config.
+
+Layers are created stacked (`nnx.vmap`) and run with `nnx.scan`, so compile time does not grow
+with depth. Axes: B batch, T time, D model, V vocab.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+from prove_jax.models.config import ModelConfig
+from prove_jax.models.layers import Block, Linear, RMSNorm
+from prove_jax.models.rope import rope_tables
+
+_REMAT_POLICIES = {
+    "full": None,  # save nothing, recompute the whole block
+    "dots": jax.checkpoint_policies.checkpoint_dots,
+    "dots_no_batch": jax.checkpoint_policies.checkpoint_dots_with_no_batch_dims,
+}
+
+
+class Decoder(nnx.Module):
+    def __init__(self, cfg: ModelConfig, *, rngs: nnx.Rngs):
+        self.cfg = cfg
+        pdt = jnp.dtype(cfg.param_dtype)
+        init = jax.nn.initializers.normal(0.02)
+        self.embed = nnx.Param(init(rngs.params(), (cfg.vocab_size, cfg.hidden_size), pdt))
+
+        @nnx.split_rngs(splits=cfg.num_layers)
+        @nnx.vmap(in_axes=(0,), out_axes=0)
+        def make_layers(rngs: nnx.Rngs) -> Block:
+            return Block(cfg, rngs=rngs)
+
+        self.layers = make_layers(rngs)
+        self.final_norm = RMSNorm(cfg.hidden_size, cfg=cfg)
+        self.lm_head = (
+            None if cfg.tie_word_embeddings
+            else Linear(cfg.hidden_size, cfg.vocab_size, bias=False, cfg=cfg, rngs=rngs)
+        )
+
+    # ------------------------------------------------------------------------------- forward
+    def __call__(self, input_ids: jax.Array, positions: jax.Array | None = None,
+                 attention_mask: jax.Array | None = None) -> jax.Array:
+        """Logits [B, T, V] in float32."""
+        return self.logits_from_hidden(self.hidden_states(input_ids, positions, attention_mask))
+
+    def hidden_states(self, input_ids: jax.Array, positions: jax.Array | None = None,
+                      attention_mask: jax.Array | None = None) -> jax.Array:
+        """Final normed hidden states [B, T, D] (before the LM head).
+
+        attention_mask [B, T] marks real tokens (1) vs padding (0); with no positions given,
+        positions count real tokens only, so left padding gives the same result as none.
+        """
+        cfg = self.cfg
+        b, t = input_ids.shape
+        if attention_mask is None:
+            attention_mask = jnp.ones((b, t), jnp.bool_)
+        attention_mask = attention_mask.astype(jnp.bool_)
+        if positions is None:
+            positions = jnp.maximum(jnp.cumsum(attention_mask, axis=-1) - 1, 0)
+        causal = jnp.tril(jnp.ones((t, t), jnp.bool_))
+        mask = causal[None, None] & attention_mask[:, None, None, :]  # B 1 T S
+        cos, sin = rope_tables(cfg, positions)
+
+        x = jnp.take(self.embed[...], input_ids, axis=0).astype(cfg.dtype)  # B T D
+        if cfg.embedding_multiplier != 1.0:
+            x = x * cfg.embedding_multiplier
+
+        def body(h: jax.Array, layer: Block) -> jax.Array:
+            return layer(h, cos, sin, mask)
+
+        if cfg.remat != "none":
+            body = nnx.remat(body, policy=_REMAT_POLICIES[cfg.remat], prevent_cse=False)
+        x = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(x, self.layers)
+        return self.final_norm(x)
+
+    def head_matrix(self) -> jax.Array:
+        """The LM head as a [D, V] matrix (the embedding's transpose when tied)."""
+        if self.lm_head is None:
+            return self.embed[...].T
+        return self.lm_head.kernel[...]
+
+    def logits_from_hidden(self, hidden: jax.Array) -> jax.Array:
+        return project_logits(hidden, self.head_matrix(), self.cfg.logits_scaling, self.cfg.dtype)
+
+
+def project_logits(hidden: jax.Array, head: jax.Array, logits_scaling: float,
+                   dtype: str | jnp.dtype) -> jax.Array:
+    """hidden [..., D] @ head [D, V] -> float32 logits, divided by Granite's logits_scaling."""
+    logits = jnp.matmul(hidden.astype(dtype), head.astype(dtype),
+                        preferred_element_type=jnp.float32)
+    return logits / logits_scaling if logits_scaling != 1.0 else logits
+
+
+def init_model(cfg: ModelConfig, seed: int = 0) -> Decoder:
+    """A randomly initialised decoder (tests, the tiny config)."""
+    return Decoder(cfg, rngs=nnx.Rngs(params=seed))
+
+
+def abstract_model(cfg: ModelConfig) -> Decoder:
+    """The decoder's structure with shape-only leaves; allocates no parameter memory."""
+    return nnx.eval_shape(lambda: Decoder(cfg, rngs=nnx.Rngs(params=0)))

@@ -1,0 +1,119 @@
+"""Building blocks of the decoder: linear, RMSNorm, attention, SwiGLU MLP, one block.
+
+Axes: B batch, T query time, S key time, D model, N query heads, K kv heads, H head dim,
+F mlp hidden.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+from prove_jax.models.config import ModelConfig
+from prove_jax.models.rope import apply_rope
+
+_INIT_STD = 0.02
+
+
+def _dtype(name: str) -> jnp.dtype:
+    return jnp.dtype(name)
+
+
+class Linear(nnx.Module):
+    """y = x @ kernel (+ bias). kernel [in, out]: the transpose of a HF torch weight."""
+
+    def __init__(self, d_in: int, d_out: int, *, bias: bool, cfg: ModelConfig, rngs: nnx.Rngs):
+        pdt = _dtype(cfg.param_dtype)
+        init = jax.nn.initializers.normal(_INIT_STD)
+        self.kernel = nnx.Param(init(rngs.params(), (d_in, d_out), pdt))
+        self.bias = nnx.Param(jnp.zeros((d_out,), pdt)) if bias else None
+        self.compute_dtype = _dtype(cfg.dtype)
+
+    def __call__(self, x: jax.Array) -> jax.Array:
+        y = x.astype(self.compute_dtype) @ self.kernel[...].astype(self.compute_dtype)
+        if self.bias is not None:
+            y = y + self.bias[...].astype(self.compute_dtype)
+        return y
+
+
+class RMSNorm(nnx.Module):
+    """RMSNorm computed in float32, scaled after casting back, as transformers does."""
+
+    def __init__(self, dim: int, *, cfg: ModelConfig):
+        self.scale = nnx.Param(jnp.ones((dim,), _dtype(cfg.param_dtype)))
+        self.eps = cfg.rms_norm_eps
+        self.compute_dtype = _dtype(cfg.dtype)
+
+    def __call__(self, x: jax.Array) -> jax.Array:
+        x32 = x.astype(jnp.float32)
+        x32 = x32 * jax.lax.rsqrt(jnp.mean(x32 * x32, axis=-1, keepdims=True) + self.eps)
+        return self.scale[...].astype(self.compute_dtype) * x32.astype(self.compute_dtype)
+
+
+class Attention(nnx.Module):
+    def __init__(self, cfg: ModelConfig, *, rngs: nnx.Rngs):
+        d, n, k, h = cfg.hidden_size, cfg.num_heads, cfg.num_kv_heads, cfg.head_dim
+        self.q_proj = Linear(d, n * h, bias=cfg.qkv_bias, cfg=cfg, rngs=rngs)
+        self.k_proj = Linear(d, k * h, bias=cfg.qkv_bias, cfg=cfg, rngs=rngs)
+        self.v_proj = Linear(d, k * h, bias=cfg.qkv_bias, cfg=cfg, rngs=rngs)
+        self.o_proj = Linear(n * h, d, bias=cfg.o_bias, cfg=cfg, rngs=rngs)
+        self.q_norm = RMSNorm(h, cfg=cfg) if cfg.qk_norm else None
+        self.k_norm = RMSNorm(h, cfg=cfg) if cfg.qk_norm else None
+        self.shape = (n, k, h)
+        self.scale = cfg.attention_scale
+
+    def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
+        n, k, h = self.shape
+        b, t, _ = x.shape
+        q = self.q_proj(x).reshape(b, t, n, h)  # B T N H
+        key = self.k_proj(x).reshape(b, t, k, h)  # B S K H
+        v = self.v_proj(x).reshape(b, t, k, h)
+        if self.q_norm is not None:
+            q, key = self.q_norm(q), self.k_norm(key)
+        q, key = apply_rope(q, cos, sin), apply_rope(key, cos, sin)
+        out = attend(q, key, v, mask, self.scale)  # B T N H
+        return self.o_proj(out.reshape(b, t, n * h))
+
+
+def attend(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: float) -> jax.Array:
+    """Grouped-query attention. q [B,T,N,H], k/v [B,S,K,H], mask bool [B,1,T,S].
+
+    Scores and softmax in float32; query groups share kv heads without repeating them.
+    """
+    b, t, n, h = q.shape
+    kv = k.shape[2]
+    qg = q.reshape(b, t, kv, n // kv, h)  # B T K G H
+    scores = jnp.einsum("btkgh,bskh->bkgts", qg, k, preferred_element_type=jnp.float32) * scale
+    scores = jnp.where(mask[:, :, None], scores, jnp.finfo(jnp.float32).min)
+    probs = jax.nn.softmax(scores, axis=-1).astype(v.dtype)
+    out = jnp.einsum("bkgts,bskh->btkgh", probs, v)
+    return out.reshape(b, t, n, h)
+
+
+class MLP(nnx.Module):
+    """SwiGLU: down(silu(gate(x)) * up(x))."""
+
+    def __init__(self, cfg: ModelConfig, *, rngs: nnx.Rngs):
+        d, f = cfg.hidden_size, cfg.intermediate_size
+        self.gate_proj = Linear(d, f, bias=cfg.mlp_bias, cfg=cfg, rngs=rngs)
+        self.up_proj = Linear(d, f, bias=cfg.mlp_bias, cfg=cfg, rngs=rngs)
+        self.down_proj = Linear(f, d, bias=cfg.mlp_bias, cfg=cfg, rngs=rngs)
+
+    def __call__(self, x: jax.Array) -> jax.Array:
+        return self.down_proj(jax.nn.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class Block(nnx.Module):
+    """Pre-norm decoder block; Granite scales each branch by residual_multiplier."""
+
+    def __init__(self, cfg: ModelConfig, *, rngs: nnx.Rngs):
+        self.input_norm = RMSNorm(cfg.hidden_size, cfg=cfg)
+        self.attn = Attention(cfg, rngs=rngs)
+        self.post_attn_norm = RMSNorm(cfg.hidden_size, cfg=cfg)
+        self.mlp = MLP(cfg, rngs=rngs)
+        self.residual_multiplier = cfg.residual_multiplier
+
+    def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
+        x = x + self.attn(self.input_norm(x), cos, sin, mask) * self.residual_multiplier
+        return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier
