@@ -2,7 +2,8 @@
 
 Mesh axes: `data` (pure data parallel), `fsdp` (data parallel with sharded parameters and
 optimizer state), `tensor` (Megatron-style: heads and MLP columns split). Parameter paths are
-the NNX state paths joined by "/", e.g. `layers/attn/q_proj/kernel` [L, D, N*H].
+the NNX state paths joined by "/", e.g. `layers/attn/q_proj/kernel` [L, N*H, D]: kernels are
+[out, in] as in torch checkpoints.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ Rules = Sequence[tuple[str, P]]
 # First match wins. Stacked layer params carry a leading L axis, never sharded.
 DEFAULT_RULES: Rules = (
     (r"^embed$", P("tensor", "fsdp")),  # V D
-    (r"^layers/attn/(q|k|v)_proj/kernel$", P(None, "fsdp", "tensor")),  # L D (N|K)*H
+    (r"^layers/attn/(q|k|v)_proj/kernel$", P(None, "tensor", "fsdp")),  # L (N|K)*H D
     (r"^layers/attn/(q|k|v)_proj/bias$", P(None, "tensor")),
-    (r"^layers/attn/o_proj/kernel$", P(None, "tensor", "fsdp")),  # L N*H D
-    (r"^layers/mlp/(gate|up)_proj/kernel$", P(None, "fsdp", "tensor")),  # L D F
+    (r"^layers/attn/o_proj/kernel$", P(None, "fsdp", "tensor")),  # L D N*H
+    (r"^layers/mlp/(gate|up)_proj/kernel$", P(None, "tensor", "fsdp")),  # L F D
     (r"^layers/mlp/(gate|up)_proj/bias$", P(None, "tensor")),
-    (r"^layers/mlp/down_proj/kernel$", P(None, "tensor", "fsdp")),  # L F D
-    (r"^lm_head/kernel$", P("fsdp", "tensor")),  # D V
+    (r"^layers/mlp/down_proj/kernel$", P(None, "fsdp", "tensor")),  # L D F
+    (r"^lm_head/kernel$", P("tensor", "fsdp")),  # V D
     (r".*", P()),  # norms and remaining biases: replicated
 )
 

@@ -9,10 +9,12 @@ half-initialised model is returned.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ from prove_jax.sharding import DEFAULT_RULES, Rules, path_name, tree_shardings
 
 INDEX_FILE = "model.safetensors.index.json"
 SINGLE_FILE = "model.safetensors"
+log = logging.getLogger(__name__)
+
 TOKENIZER_FILES = (
     "tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt", "tokenizer.model",
     "special_tokens_map.json", "added_tokens.json", "chat_template.jinja", "chat_template.json",
@@ -73,22 +77,21 @@ class CheckpointFiles:
     def shape(self, name: str) -> tuple[int, ...]:
         return self.where[name].shape(name)
 
-    def read(self, name: str, transpose: bool) -> np.ndarray:
-        array = self.where[name].tensor(name)
-        return array.T if transpose else array
+    def read(self, name: str) -> np.ndarray:
+        return self.where[name].tensor(name)
 
 
 def _hf_shape(spec: HFTensor, shape: tuple[int, ...]) -> tuple[int, ...]:
-    per_layer = shape[1:] if spec.stacked else shape
-    return tuple(reversed(per_layer)) if spec.transpose else tuple(per_layer)
+    return tuple(shape[1:] if spec.stacked else shape)
 
 
 def _check(files: CheckpointFiles, plan: list[tuple[HFTensor, Any]], cfg: ModelConfig,
            model_dir: Path) -> None:
-    errors = []
+    errors, used = [], set()
     for spec, leaf in plan:
         want = _hf_shape(spec, tuple(leaf.shape))
         for name in spec.names(cfg.num_layers):
+            used.add(name)
             if name not in files:
                 errors.append(f"missing tensor {name!r}")
             elif files.shape(name) != want:
@@ -98,6 +101,12 @@ def _check(files: CheckpointFiles, plan: list[tuple[HFTensor, Any]], cfg: ModelC
         more = f" (and {len(errors) - 8} more)" if len(errors) > 8 else ""
         raise CheckpointError(f"checkpoint {model_dir} does not fit its config: "
                               + "; ".join(errors[:8]) + more)
+    # A tied model's checkpoint may still carry lm_head.weight (a copy of the embedding).
+    tied_copy = {"lm_head.weight"} if cfg.tie_word_embeddings else set()
+    unused = sorted(set(files.where) - used - tied_copy)
+    if unused:
+        log.warning("%s: ignoring %d tensors our %s model has no place for: %s", model_dir,
+                    len(unused), cfg.model_type, ", ".join(unused[:5]))
 
 
 def _load_leaf(files: CheckpointFiles, spec: HFTensor, leaf: Any, sharding: Any) -> jax.Array:
@@ -105,12 +114,12 @@ def _load_leaf(files: CheckpointFiles, spec: HFTensor, leaf: Any, sharding: Any)
 
     def shard(index: tuple[slice, ...]) -> np.ndarray:
         if not spec.stacked:
-            return np.asarray(files.read(spec.template, spec.transpose)[index], dtype=dtype)
+            return np.asarray(files.read(spec.template)[index], dtype=dtype)
         layers = range(leaf.shape[0])[index[0]]
-        first = files.read(spec.template.format(i=layers[0]), spec.transpose)[index[1:]]
+        first = files.read(spec.template.format(i=layers[0]))[index[1:]]
         out = np.empty((len(layers), *first.shape), dtype)
         for j, i in enumerate(layers):
-            out[j] = files.read(spec.template.format(i=i), spec.transpose)[index[1:]]
+            out[j] = files.read(spec.template.format(i=i))[index[1:]]
         return out
 
     return jax.make_array_from_callback(tuple(leaf.shape), sharding, shard)
@@ -144,9 +153,13 @@ def load_hf(model_dir: str | Path, mesh: Mesh | None = None, dtype: Any = None, 
         shardings = tree_shardings(abstract, mesh, rules)
     else:
         shardings = jax.tree.map(lambda _: SingleDeviceSharding(jax.devices()[0]), abstract)
-    specs = iter(spec for spec, _ in plan)
-    state = jax.tree.map(lambda leaf, sh: _load_leaf(files, next(specs), leaf, sh),
-                         abstract, shardings)
+    leaves_sh = jax.tree.leaves(shardings)
+    # Tensors load in parallel threads: numpy copies and device puts release the GIL.
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        arrays = list(pool.map(lambda job: _load_leaf(files, *job),
+                               [(spec, leaf, sh) for (spec, leaf), sh in zip(plan, leaves_sh,
+                                                                           strict=True)]))
+    state = jax.tree.unflatten(jax.tree.structure(abstract), arrays)
     return nnx.merge(graphdef, state), cfg
 
 
@@ -186,23 +199,19 @@ def _tensors_to_write(model: Decoder, cfg: ModelConfig, dtype: np.dtype) -> list
         spec = hf_tensor(path_name(path))
         shape = _hf_shape(spec, tuple(array.shape))
         if not spec.stacked:
-            top.append(TensorToWrite(spec.template, shape, dtype,
-                                     _producer(array, None, spec.transpose)))
+            top.append(TensorToWrite(spec.template, shape, dtype, _producer(array, None)))
             continue
         for i in range(cfg.num_layers):
             layers[i].append(TensorToWrite(spec.template.format(i=i), shape, dtype,
-                                           _producer(array, i, spec.transpose)))
+                                           _producer(array, i)))
     embed = [t for t in top if t.name == "model.embed_tokens.weight"]
     rest = [t for t in top if t.name != "model.embed_tokens.weight"]
     return embed + [t for layer in layers for t in layer] + rest
 
 
-def _producer(array: jax.Array, layer: int | None, transpose: bool):
-    def produce() -> np.ndarray:
-        part = array if layer is None else array[layer]
-        host = np.asarray(jax.device_get(part))
-        return host.T if transpose else host
-    return produce
+def _producer(array: jax.Array, layer: int | None) -> Callable[[], np.ndarray]:
+    """Fetch one tensor (one layer of a stacked parameter) to host only when it is written."""
+    return lambda: np.asarray(jax.device_get(array if layer is None else array[layer]))
 
 
 def _shards(tensors: list[TensorToWrite], limit: int) -> Iterator[list[TensorToWrite]]:
@@ -280,10 +289,21 @@ def _generation_config(cfg: ModelConfig) -> dict[str, Any]:
 
 
 def _replace_dir_contents(src: Path, dst: Path) -> None:
-    """Move src's files into dst, first removing weights of an earlier export there."""
-    dst.mkdir(parents=True, exist_ok=True)
-    for old in [*dst.glob("model*.safetensors"), dst / INDEX_FILE]:
-        if old.exists():
-            old.unlink()
-    for f in src.iterdir():
-        os.replace(f, dst / f.name)
+    """Swap the finished export in for dst by renaming directories.
+
+    Files of dst that the export does not write (a user's notes) are kept; weights of an earlier
+    export are not. A crash between the two renames leaves the old export intact in the backup.
+    """
+    if dst.exists():
+        for f in dst.iterdir():
+            is_weights = f.name.startswith("model") and f.name.endswith(".safetensors")
+            if f.is_file() and not is_weights and f.name != INDEX_FILE and not (
+                    src / f.name).exists():
+                shutil.copy2(f, src / f.name)
+        backup = dst.parent / f".{dst.name}.old-{os.getpid()}"
+        os.rename(dst, backup)
+        os.rename(src, dst)
+        shutil.rmtree(backup)
+    else:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(src, dst)

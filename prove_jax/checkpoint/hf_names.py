@@ -1,7 +1,7 @@
 """The map between our parameter paths and Hugging Face tensor names (all four families).
 
-Our linear kernels are [in, out] (the transpose of torch's [out, in] weight) and per-layer
-parameters are stacked on a leading L axis; HF stores one tensor per layer.
+Our kernels keep torch's [out, in] layout, so a tensor moves between the two as a plain copy;
+per-layer parameters are stacked on a leading L axis where HF stores one tensor per layer.
 """
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 _TOP = {
-    "embed": ("model.embed_tokens.weight", False),
-    "final_norm/scale": ("model.norm.weight", False),
-    "lm_head/kernel": ("lm_head.weight", True),
+    "embed": "model.embed_tokens.weight",
+    "final_norm/scale": "model.norm.weight",
+    "lm_head/kernel": "lm_head.weight",
 }
 _MODULES = {
     "attn": "self_attn",
     "input_norm": "input_layernorm",
     "post_attn_norm": "post_attention_layernorm",
 }
-_LEAVES = {"kernel": ("weight", True), "bias": ("bias", False), "scale": ("weight", False)}
+_LEAVES = {"kernel": "weight", "bias": "bias", "scale": "weight"}
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,6 @@ class HFTensor:
     path: str  # ours, e.g. "layers/attn/q_proj/kernel"
     template: str  # HF name, with "{i}" for the layer index when stacked
     stacked: bool
-    transpose: bool
 
     def names(self, num_layers: int) -> list[str]:
         if not self.stacked:
@@ -38,12 +37,10 @@ class HFTensor:
 
 def hf_tensor(path: str) -> HFTensor:
     if path in _TOP:
-        name, transpose = _TOP[path]
-        return HFTensor(path, name, stacked=False, transpose=transpose)
+        return HFTensor(path, _TOP[path], stacked=False)
     parts = path.split("/")
     if parts[0] != "layers" or len(parts) < 3 or parts[-1] not in _LEAVES:
         raise KeyError(f"parameter {path!r} has no Hugging Face name")
-    leaf, transpose = _LEAVES[parts[-1]]
     modules = [_MODULES.get(p, p) for p in parts[1:-1]]
-    return HFTensor(path, ".".join(["model.layers.{i}", *modules, leaf]), stacked=True,
-                    transpose=transpose)
+    return HFTensor(path, ".".join(["model.layers.{i}", *modules, _LEAVES[parts[-1]]]),
+                    stacked=True)

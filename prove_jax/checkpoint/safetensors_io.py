@@ -55,6 +55,22 @@ class SafetensorsFile:
         self.entries: dict[str, dict] = header
         self._data_start = 8 + n
         self._mmap: np.memmap | None = None
+        self._validate(self.path.stat().st_size - self._data_start)
+
+    def _validate(self, data_bytes: int) -> None:
+        """Header-only checks, so a truncated or inconsistent file fails before any read."""
+        for name, entry in self.entries.items():
+            try:
+                start, end = entry["data_offsets"]
+                size = self.dtype(name).itemsize * int(np.prod(entry["shape"]))
+            except (KeyError, TypeError, ValueError) as err:
+                raise CheckpointFormatError(f"{self.path}: bad header entry {name!r} ({err})"
+                                            ) from err
+            if end - start != size or not 0 <= start <= end <= data_bytes:
+                raise CheckpointFormatError(
+                    f"{self.path}: tensor {name!r} spans bytes [{start}, {end}) but its shape "
+                    f"{entry['shape']} and dtype {entry['dtype']} need {size} bytes inside a "
+                    f"data section of {data_bytes} (truncated or corrupt file?)")
 
     def names(self) -> list[str]:
         return list(self.entries)
@@ -76,11 +92,7 @@ class SafetensorsFile:
         entry = self.entries[name]
         start, end = entry["data_offsets"]
         raw = self._mmap[self._data_start + start: self._data_start + end]
-        dtype, shape = self.dtype(name), self.shape(name)
-        if raw.size != dtype.itemsize * int(np.prod(shape)):
-            raise CheckpointFormatError(f"{self.path}: tensor {name!r} byte size does not match "
-                                        f"its shape {shape} and dtype {dtype}")
-        return raw.view(dtype).reshape(shape)
+        return raw.view(self.dtype(name)).reshape(self.shape(name))
 
 
 @dataclass(frozen=True)

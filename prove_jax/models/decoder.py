@@ -77,9 +77,9 @@ class Decoder(nnx.Module):
         return self.final_norm(x)
 
     def head_matrix(self) -> jax.Array:
-        """The LM head as a [D, V] matrix (the embedding's transpose when tied)."""
+        """The LM head as a [V, D] matrix (the embedding itself when tied)."""
         if self.lm_head is None:
-            return self.embed[...].T
+            return self.embed[...]
         return self.lm_head.kernel[...]
 
     def logits_from_hidden(self, hidden: jax.Array) -> jax.Array:
@@ -88,8 +88,9 @@ class Decoder(nnx.Module):
 
 def project_logits(hidden: jax.Array, head: jax.Array, logits_scaling: float,
                    dtype: str | jnp.dtype) -> jax.Array:
-    """hidden [..., D] @ head [D, V] -> float32 logits, divided by Granite's logits_scaling."""
-    logits = jnp.matmul(hidden.astype(dtype), head.astype(dtype),
+    """hidden [..., D] against head [V, D] -> float32 logits, divided by Granite's
+    logits_scaling."""
+    logits = jnp.einsum("...d,vd->...v", hidden.astype(dtype), head.astype(dtype),
                         preferred_element_type=jnp.float32)
     return logits / logits_scaling if logits_scaling != 1.0 else logits
 

@@ -21,17 +21,19 @@ def _dtype(name: str) -> jnp.dtype:
 
 
 class Linear(nnx.Module):
-    """y = x @ kernel (+ bias). kernel [in, out]: the transpose of a HF torch weight."""
+    """y = x @ kernel.T (+ bias). kernel [out, in], torch's layout, so that checkpoints load and
+    export as plain copies; XLA folds the transpose into the matmul."""
 
     def __init__(self, d_in: int, d_out: int, *, bias: bool, cfg: ModelConfig, rngs: nnx.Rngs):
         pdt = _dtype(cfg.param_dtype)
         init = jax.nn.initializers.normal(_INIT_STD)
-        self.kernel = nnx.Param(init(rngs.params(), (d_in, d_out), pdt))
+        self.kernel = nnx.Param(init(rngs.params(), (d_out, d_in), pdt))
         self.bias = nnx.Param(jnp.zeros((d_out,), pdt)) if bias else None
         self.compute_dtype = _dtype(cfg.dtype)
 
     def __call__(self, x: jax.Array) -> jax.Array:
-        y = x.astype(self.compute_dtype) @ self.kernel[...].astype(self.compute_dtype)
+        kernel = self.kernel[...].astype(self.compute_dtype)
+        y = jnp.einsum("...i,oi->...o", x.astype(self.compute_dtype), kernel)
         if self.bias is not None:
             y = y + self.bias[...].astype(self.compute_dtype)
         return y

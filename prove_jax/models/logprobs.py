@@ -18,7 +18,7 @@ def token_logprobs(hidden: jax.Array, head: jax.Array, targets: jax.Array, *,
                    with_entropy: bool = False) -> jax.Array | tuple[jax.Array, jax.Array]:
     """log p(targets[b, t] | hidden[b, t]) as float32 [B, T] (and entropy [B, T] if asked).
 
-    hidden [B, T, D] are final normed hidden states, head [D, V] the LM head matrix.
+    hidden [B, T, D] are final normed hidden states, head [V, D] the LM head matrix.
     """
     b, t, d = hidden.shape
     if targets.shape != (b, t):

@@ -100,3 +100,28 @@ def test_failed_export_keeps_earlier_export(ckpt, tmp_path):
         export_hf(model, cfg, out, tokenizer_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_truncated_file_fails_before_reading(ckpt):
+    data = (ckpt / "model.safetensors").read_bytes()
+    (ckpt / "model.safetensors").write_bytes(data[:-100])
+    with pytest.raises(CheckpointFormatError, match=r"truncated or corrupt"):
+        load_hf(ckpt)
+
+
+def test_unexpected_tensors_are_reported(ckpt, caplog):
+    _rewrite(ckpt, lambda t: t.update({"model.layers.0.self_attn.rotary.inv_freq": torch.ones(4)}))
+    with caplog.at_level("WARNING"):
+        load_hf(ckpt)
+    assert "ignoring 1 tensors" in caplog.text and "rotary.inv_freq" in caplog.text
+
+
+def test_export_over_earlier_export_keeps_user_files(ckpt, tmp_path):
+    model, cfg = load_hf(ckpt)
+    out = export_hf(model, cfg, tmp_path / "export", max_shard_size="20KB")
+    assert len(list(out.glob("model-*.safetensors"))) > 2
+    (out / "NOTES.md").write_text("mine")
+    export_hf(model, cfg, out)  # now a single file: the old shards and index must go
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["NOTES.md", "config.json", "generation_config.json", "model.safetensors"]
+    assert load_hf(out)[1] == cfg

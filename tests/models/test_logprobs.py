@@ -10,7 +10,7 @@ from prove_jax.models import init_model, preset, token_logprobs
 
 
 def _full(hidden, head, targets, scaling=1.0, temperature=1.0):
-    logits = (hidden @ head) / scaling / temperature
+    logits = (hidden @ head.T) / scaling / temperature
     logp = jax.nn.log_softmax(logits, axis=-1)
     picked = jnp.take_along_axis(logp, targets[..., None], axis=-1)[..., 0]
     entropy = -jnp.sum(jnp.exp(logp) * logp, axis=-1)
@@ -22,7 +22,7 @@ def test_values_and_gradients_match(chunk):
     rng = np.random.default_rng(0)
     b, t, d, v = 2, 37, 16, 50  # T not a multiple of most chunks
     hidden = jnp.asarray(rng.normal(size=(b, t, d)), jnp.float32)
-    head = jnp.asarray(rng.normal(size=(d, v)), jnp.float32)
+    head = jnp.asarray(rng.normal(size=(v, d)), jnp.float32)
     targets = jnp.asarray(rng.integers(0, v, size=(b, t)))
     weights = jnp.asarray(rng.normal(size=(b, t)), jnp.float32)
 
@@ -69,7 +69,7 @@ def test_chunking_bounds_memory():
     """The compiled backward never holds a [B, T, V] buffer: temp memory scales with the chunk."""
     b, t, d, v = 2, 512, 32, 4096
     hidden = jnp.zeros((b, t, d), jnp.float32)
-    head = jnp.zeros((d, v), jnp.float32)
+    head = jnp.zeros((v, d), jnp.float32)
     targets = jnp.zeros((b, t), jnp.int32)
     full_logits_bytes = b * t * v * 4
 
@@ -84,4 +84,4 @@ def test_chunking_bounds_memory():
 
 def test_rejects_mismatched_targets():
     with pytest.raises(ValueError, match="targets shape"):
-        token_logprobs(jnp.zeros((2, 5, 4)), jnp.zeros((4, 9)), jnp.zeros((2, 6), jnp.int32))
+        token_logprobs(jnp.zeros((2, 5, 4)), jnp.zeros((9, 4)), jnp.zeros((2, 6), jnp.int32))
