@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # jax must not be imported before fake_cpu_devices runs
+    from jax.sharding import Mesh
+    from ml_collections import ConfigDict
+
+    from prove_jax.models import Decoder, ModelConfig
 
 
 def fake_cpu_devices(n: int) -> None:
@@ -12,7 +19,8 @@ def fake_cpu_devices(n: int) -> None:
         os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flag}".strip()
 
 
-def model_from_config(model_cfg, mesh=None):
+def model_from_config(model_cfg: ConfigDict, mesh: Mesh | None = None
+                      ) -> tuple[Decoder, ModelConfig]:
     """(model, ModelConfig) from `config.model`: a HF checkpoint dir or a named preset."""
     from prove_jax.checkpoint.hf import load_hf
     from prove_jax.models import init_model, preset

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import torch
 import transformers
+from safetensors import safe_open
 
 COMMON = dict(vocab_size=96, hidden_size=64, intermediate_size=112, num_hidden_layers=3,
               num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
@@ -54,6 +55,15 @@ def save(variant: str, path: Path, seed: int = 0, **save_kwargs) -> tuple[Path, 
     model = build(variant, seed)
     model.save_pretrained(path, **save_kwargs)
     return path, model
+
+
+def read_safetensors_dir(model_dir: Path) -> dict[str, torch.Tensor]:
+    """Every tensor of a checkpoint dir, read with the official safetensors library."""
+    out = {}
+    for f in sorted(Path(model_dir).glob("*.safetensors")):
+        with safe_open(f, framework="pt") as st:
+            out.update({k: st.get_tensor(k) for k in st.keys()})  # noqa: SIM118
+    return out
 
 
 def hf_logits(model: transformers.PreTrainedModel, ids) -> torch.Tensor:

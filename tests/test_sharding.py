@@ -15,8 +15,8 @@ from prove_jax.sharding import (
     shard_model,
     sharded_forward,
 )
-from tests.checkpoint.test_hf_export import _tensors
 from tests.hf_models import COMMON
+from tests.hf_models import read_safetensors_dir as _tensors
 
 
 def test_eight_fake_devices():

@@ -8,18 +8,10 @@ import numpy as np
 import pytest
 import torch
 import transformers
-from safetensors import safe_open
 
 from prove_jax.checkpoint.hf import INDEX_FILE, export_hf, load_hf, parse_size
 from tests.hf_models import COMMON, build, hf_logits
-
-
-def _tensors(model_dir: Path) -> dict[str, torch.Tensor]:
-    out = {}
-    for f in sorted(model_dir.glob("*.safetensors")):
-        with safe_open(f, framework="pt") as st:
-            out.update({k: st.get_tensor(k) for k in st.keys()})  # noqa: SIM118
-    return out
+from tests.hf_models import read_safetensors_dir as _tensors
 
 
 def qwen_tokenizer_dir() -> Path:
