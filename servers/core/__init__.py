@@ -1,0 +1,1 @@
+"""The stateful-server core: schemas, state with undo, world, sessions, MCP wiring."""

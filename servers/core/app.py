@@ -1,0 +1,123 @@
+"""The MCP face of a Runtime: a low-level `mcp` Server listing the domain's tools and routing
+calls to sessions by the per-request meta session id.
+
+Control operations (open/reset/snapshot/close a session) are tools too, listed with
+`_meta: {"prove/control": true}` so the manager can hide them from the policy: being listed,
+calling them never makes a client re-list tools, and they cost one round trip like any call.
+A request without a session id uses the default session, so any MCP client can use a server.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+
+from servers.core.errors import SchemaError, ToolError
+from servers.core.runtime import Runtime
+from servers.core.schema import make_validator
+
+SESSION_KEY = "prove/session"  # the meta key carrying the episode's session id
+CONTROL_KEY = "prove/control"
+ERROR_KIND_KEY = "prove/error_kind"
+
+_SEED = {"type": "integer", "minimum": 0, "description": "Seed of the world to build"}
+CONTROL_TOOLS: dict[str, dict[str, Any]] = {
+    "_session_open": {"description": "Open a new session seeded with `seed`.",
+                      "properties": {"seed": _SEED, "session_id": {
+                          "type": "string", "minLength": 1,
+                          "description": "Id to use (default: a new random id)"}},
+                      "required": ["seed"]},
+    "_session_reset": {"description": "Rebuild the request's session from `seed`.",
+                       "properties": {"seed": _SEED}, "required": ["seed"]},
+    "_session_snapshot": {"description": "Canonical JSON state of the session and its sha256.",
+                          "properties": {"include_state": {
+                              "type": "boolean", "description": "Return the state itself too"}},
+                          "required": []},
+    "_session_close": {"description": "Close the request's session.", "properties": {},
+                       "required": []},
+}
+_CONTROL_VALIDATORS = {
+    name: make_validator(name, {"type": "object", "properties": spec["properties"],
+                                "required": spec["required"]})
+    for name, spec in CONTROL_TOOLS.items()}
+
+
+def _text(payload: Any) -> list[types.TextContent]:
+    return [types.TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))]
+
+
+def error_result(message: str, kind: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)],
+                                is_error=True, _meta={ERROR_KIND_KEY: kind})
+
+
+def control(runtime: Runtime, name: str, arguments: Any, session_id: str | None) -> dict:
+    """Run one control operation; raise ToolError on bad input."""
+    args = _CONTROL_VALIDATORS[name](arguments)
+    if name == "_session_open":
+        session = runtime.open(args["seed"], args.get("session_id"))
+        return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest()}
+    if name == "_session_reset":
+        session = runtime.reset(session_id, args["seed"])
+        return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest()}
+    if name == "_session_snapshot":
+        session = runtime.session(session_id)
+        out: dict[str, Any] = {"session_id": session.id, "hash": session.state.digest()}
+        if args.get("include_state"):
+            out["state"] = session.state.to_json()
+        return out
+    runtime.close(session_id)
+    return {"session_id": session_id, "closed": True}
+
+
+def list_tools(runtime: Runtime) -> list[types.Tool]:
+    tools = [types.Tool(name=spec.name, description=spec.description,
+                        input_schema=spec.input_schema, output_schema=spec.output_schema,
+                        annotations=types.ToolAnnotations(read_only_hint=spec.read_only,
+                                                          destructive_hint=not spec.read_only))
+             for spec in runtime.domain.tools.values()]
+    tools += [types.Tool(name=name, description=spec["description"],
+                         input_schema={"type": "object", "properties": spec["properties"],
+                                       "required": spec["required"]},
+                         _meta={CONTROL_KEY: True})
+              for name, spec in CONTROL_TOOLS.items()]
+    return tools
+
+
+def session_id_of(params: types.CallToolRequestParams) -> str | None:
+    meta = params.meta
+    if meta is None:
+        return None
+    value = meta.get(SESSION_KEY) if isinstance(meta, dict) else getattr(meta, SESSION_KEY, None)
+    return None if value is None else str(value)
+
+
+def build_server(runtime: Runtime) -> Server:
+    """A low-level MCP server for one domain's runtime (any transport can run it)."""
+    tools = list_tools(runtime)
+
+    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        session_id = session_id_of(params)
+        if params.name in CONTROL_TOOLS:
+            try:
+                payload = control(runtime, params.name, params.arguments, session_id)
+            except ToolError as err:
+                return error_result(str(err), err.kind)
+            except (TypeError, ValueError) as err:
+                return error_result(str(SchemaError(str(err))), "schema_error")
+            return types.CallToolResult(content=_text(payload), structured_content=payload)
+        outcome = runtime.call(params.name, params.arguments, session_id)
+        if not outcome.ok:
+            return error_result(outcome.error, outcome.kind)
+        return types.CallToolResult(content=_text(outcome.payload),
+                                    structured_content=outcome.payload)
+
+    return Server(runtime.domain.name, version="0.1.0",
+                  instructions=runtime.domain.description,
+                  on_list_tools=on_list_tools, on_call_tool=on_call_tool)

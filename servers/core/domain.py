@@ -1,0 +1,69 @@
+"""A domain module declares its state generator and its tools; the core does the rest.
+
+    banking = Domain("banking", "Personal banking: accounts, transfers, cards.", build_state)
+
+    @banking.tool(read_only=True)
+    def get_account(s: State, account_id: Annotated[str, Arg("Account id from list_accounts")]
+                    ) -> AccountOut:
+        '''Get one account with its balance.'''
+        return {...}
+
+Tools are plain functions on the session's State; their schemas come from their signatures.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from servers.core.schema import make_validator, signature_schemas
+from servers.core.state import State
+from servers.core.world import World
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    input_schema: dict
+    output_schema: dict
+    read_only: bool
+    fn: Callable[..., dict]
+    validate: Callable[[Any], dict]
+
+    def openai_schema(self) -> dict:
+        """The OpenAI-style function schema a policy sees."""
+        return {"type": "function", "function": {"name": self.name,
+                                                 "description": self.description,
+                                                 "parameters": self.input_schema}}
+
+
+@dataclass
+class Domain:
+    name: str
+    description: str
+    build: Callable[[State, World, random.Random], None]  # fills a fresh State
+    tools: dict[str, ToolSpec] = field(default_factory=dict)
+
+    def tool(self, *, read_only: bool) -> Callable[[Callable[..., dict]], Callable[..., dict]]:
+        def register(fn: Callable[..., dict]) -> Callable[..., dict]:
+            if fn.__name__ in self.tools:
+                raise ValueError(f"{self.name}: tool {fn.__name__!r} defined twice")
+            doc = inspect.getdoc(fn)
+            if not doc:
+                raise TypeError(f"{self.name}.{fn.__name__} needs a docstring (its description)")
+            input_schema, output_schema, _ = signature_schemas(fn)
+            self.tools[fn.__name__] = ToolSpec(
+                name=fn.__name__, description=doc, input_schema=input_schema,
+                output_schema=output_schema, read_only=read_only, fn=fn,
+                validate=make_validator(fn.__name__, input_schema))
+            return fn
+        return register
+
+    def new_state(self, world: World, rng: random.Random) -> State:
+        state = State()
+        self.build(state, world, rng)
+        return state

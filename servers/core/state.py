@@ -1,0 +1,140 @@
+"""Session state: named tables of JSON records with an undo journal, so that a failed call
+leaves the state exactly as it was (all or nothing) without copying the world per call.
+
+Rules for tool code: read rows with `get`/`find`/`rows`, never mutate a row dict in place;
+change state only through `insert`, `update`, `delete`, `set_var` and `next_id`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from servers.core.errors import NotFound, ToolError
+
+Row = dict[str, Any]
+
+
+class Table:
+    def __init__(self, state: State, name: str, key: str, kind: str, hint: str):
+        self._state, self.name, self.key, self.kind, self.hint = state, name, key, kind, hint
+        self._rows: dict[str, Row] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __contains__(self, row_id: object) -> bool:
+        return row_id in self._rows
+
+    def get(self, row_id: str) -> Row:
+        """The row, or a NotFound naming the id and where valid ids come from."""
+        row = self._rows.get(row_id)
+        if row is None:
+            raise NotFound(f"no {self.kind} with id {row_id!r}; {self.hint}")
+        return row
+
+    def find(self, row_id: str) -> Row | None:
+        return self._rows.get(row_id)
+
+    def rows(self, where: Callable[[Row], bool] | None = None) -> list[Row]:
+        return [r for r in self._rows.values() if where is None or where(r)]
+
+    def ids(self) -> list[str]:
+        return list(self._rows)
+
+    def insert(self, row: Row) -> Row:
+        row_id = row[self.key]
+        if row_id in self._rows:
+            raise ToolError(f"{self.kind} {row_id!r} already exists")
+        self._state._journal.append((self._rows, row_id, _MISSING))
+        self._rows[row_id] = row
+        return row
+
+    def update(self, row_id: str, **changes: Any) -> Row:
+        old = self.get(row_id)
+        self._state._journal.append((self._rows, row_id, old))
+        new = {**old, **changes}
+        self._rows[row_id] = new
+        return new
+
+    def delete(self, row_id: str) -> Row:
+        old = self.get(row_id)
+        self._state._journal.append((self._rows, row_id, old))
+        del self._rows[row_id]
+        return old
+
+    def load(self, rows: list[Row]) -> None:
+        """Initial rows (generation time, not journaled)."""
+        for row in rows:
+            self._rows[row[self.key]] = row
+
+
+class State:
+    """All tables of one session, plus scalar vars and id counters."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self._vars: dict[str, Any] = {}
+        self._journal: list[tuple[dict, str, Any]] = []
+
+    def table(self, name: str, *, key: str = "id", kind: str | None = None,
+              hint: str = "") -> Table:
+        """Create (at generation time) or fetch a table."""
+        if name not in self.tables:
+            kind = kind or name.rstrip("s")
+            self.tables[name] = Table(self, name, key, kind, hint or f"list {name} to see ids")
+        return self.tables[name]
+
+    def __getitem__(self, name: str) -> Table:
+        return self.tables[name]
+
+    def var(self, name: str, default: Any = None) -> Any:
+        return self._vars.get(name, default)
+
+    def set_var(self, name: str, value: Any) -> None:
+        self._journal.append((self._vars, name, self._vars.get(name, _MISSING)))
+        self._vars[name] = value
+
+    def next_id(self, prefix: str, width: int = 4) -> str:
+        """A fresh id like 'txn_0042'; counters are state too, so replays agree."""
+        key = f"__seq_{prefix}"
+        n = self._vars.get(key, 0) + 1
+        self.set_var(key, n)
+        return f"{prefix}_{n:0{width}d}"
+
+    # ---------------------------------------------------------------- transactions
+    def begin(self) -> None:
+        self._journal.clear()
+
+    def rollback(self) -> None:
+        for store, key, old in reversed(self._journal):
+            if old is _MISSING:
+                store.pop(key, None)
+            else:
+                store[key] = old
+        self._journal.clear()
+
+    def commit(self) -> None:
+        self._journal.clear()
+
+    # ---------------------------------------------------------------- snapshots
+    def to_json(self) -> dict[str, Any]:
+        return {"tables": {n: t._rows for n, t in sorted(self.tables.items())},
+                "vars": self._vars}
+
+    def canonical(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False)
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()

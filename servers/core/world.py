@@ -1,0 +1,184 @@
+"""The shared world: people, companies, cities and places generated from one seed.
+
+Every server builds its state on the same world, so one task can span servers ("email the
+person who opened ticket X", "book a table at the restaurant found on maps"). Generation is
+pure and deterministic: `random.Random` seeded with a string (stable across processes, unlike
+`hash()`), no set iteration, no clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import random
+from dataclasses import asdict, dataclass
+
+REFERENCE_DATE = dt.date(2026, 6, 15)  # "today" in every world; data is dated relative to it
+
+FIRST = ["Alice", "Bruno", "Chen", "Dana", "Elif", "Farid", "Grace", "Hiro", "Ines", "Jonas",
+         "Kavya", "Liam", "Maya", "Nikolai", "Olivia", "Pedro", "Quinn", "Rosa", "Samir",
+         "Tara", "Umar", "Vera", "Wei", "Ximena", "Yusuf", "Zoe", "Amara", "Ben", "Camila",
+         "Diego", "Emma", "Felix", "Hana", "Isaac", "Julia", "Kofi", "Lena", "Marco", "Nora",
+         "Oscar", "Priya", "Rafael", "Sofia", "Theo", "Uma", "Victor", "Yara", "Zain"]
+LAST = ["Anderson", "Becker", "Costa", "Dubois", "Eriksen", "Fischer", "Garcia", "Haddad",
+        "Ito", "Jensen", "Kim", "Lopez", "Moreau", "Nakamura", "Okafor", "Patel", "Quiroga",
+        "Rossi", "Schmidt", "Tanaka", "Usman", "Varga", "Wang", "Xu", "Yilmaz", "Zhang",
+        "Novak", "Silva", "Murphy", "Kowalski", "Horvath", "Ahmed", "Bauer", "Cohen"]
+COMPANY_A = ["North", "Blue", "Silver", "Bright", "Green", "Iron", "Clear", "Swift", "Red",
+             "Summit", "Harbor", "Cedar", "Nova", "Atlas", "Pioneer", "Golden"]
+COMPANY_B = ["Analytics", "Logistics", "Foods", "Robotics", "Health", "Energy", "Media",
+             "Labs", "Systems", "Capital", "Design", "Motors", "Textiles", "Software"]
+INDUSTRY = {"Analytics": "data", "Logistics": "transport", "Foods": "food", "Robotics":
+            "manufacturing", "Health": "healthcare", "Energy": "energy", "Media": "media",
+            "Labs": "research", "Systems": "software", "Capital": "finance", "Design": "design",
+            "Motors": "automotive", "Textiles": "retail", "Software": "software"}
+TITLES = ["Engineer", "Analyst", "Designer", "Product Manager", "Sales Lead", "Accountant",
+          "Recruiter", "Support Specialist", "Data Scientist", "Marketing Manager", "CTO",
+          "Operations Manager", "Consultant", "Researcher"]
+# name, country, lat, lon, airport code
+CITIES = [("Lisbon", "Portugal", 38.7223, -9.1393, "LIS"), ("Berlin", "Germany", 52.52, 13.405,
+          "BER"), ("Paris", "France", 48.8566, 2.3522, "CDG"), ("Madrid", "Spain", 40.4168,
+          -3.7038, "MAD"), ("Amsterdam", "Netherlands", 52.3676, 4.9041, "AMS"),
+          ("London", "United Kingdom", 51.5072, -0.1276, "LHR"), ("New York", "United States",
+          40.7128, -74.006, "JFK"), ("San Francisco", "United States", 37.7749, -122.4194,
+          "SFO"), ("Tokyo", "Japan", 35.6762, 139.6503, "HND"), ("Singapore", "Singapore",
+          1.3521, 103.8198, "SIN"), ("Toronto", "Canada", 43.6532, -79.3832, "YYZ"),
+          ("Sydney", "Australia", -33.8688, 151.2093, "SYD")]
+STREETS = ["Main St", "Oak Ave", "Harbor Rd", "Market St", "Park Lane", "River Walk",
+           "Station Rd", "Hill St", "Garden Ave", "King St", "Mill Lane", "Church St"]
+PLACE_KINDS = {
+    "restaurant": ["Trattoria {a}", "{a} Bistro", "{a} Sushi Bar", "The {a} Grill",
+                   "{a} Tapas", "{a} Noodle House", "Casa {a}", "{a} Curry Kitchen"],
+    "cafe": ["{a} Coffee", "Cafe {a}", "{a} Bakery"],
+    "hotel": ["Hotel {a}", "{a} Suites", "The {a} Inn"],
+    "store": ["{a} Market", "{a} Electronics", "{a} Books", "{a} Outfitters"],
+    "landmark": ["{a} Museum", "{a} Park", "{a} Gallery", "{a} Tower"],
+}
+CUISINES = ["italian", "japanese", "spanish", "indian", "french", "chinese", "mexican",
+            "american"]
+ADJ = ["Olive", "Lotus", "Maple", "Harbor", "Golden", "Willow", "Coral", "Juniper", "Saffron",
+       "Azure", "Ember", "Velvet", "Cobalt", "Amber", "Linden", "Marble"]
+
+
+@dataclass(frozen=True)
+class Person:
+    id: str
+    first_name: str
+    last_name: str
+    name: str
+    email: str
+    phone: str
+    username: str
+    company_id: str
+    title: str
+    city: str
+
+
+@dataclass(frozen=True)
+class Company:
+    id: str
+    name: str
+    domain: str
+    industry: str
+    city: str
+
+
+@dataclass(frozen=True)
+class City:
+    name: str
+    country: str
+    lat: float
+    lon: float
+    airport: str
+
+
+@dataclass(frozen=True)
+class Place:
+    id: str
+    name: str
+    kind: str
+    city: str
+    address: str
+    lat: float
+    lon: float
+    cuisine: str | None
+    rating: float
+
+
+@dataclass(frozen=True)
+class World:
+    seed: int
+    reference_date: dt.date
+    people: tuple[Person, ...]
+    companies: tuple[Company, ...]
+    cities: tuple[City, ...]
+    places: tuple[Place, ...]
+
+    @property
+    def user(self) -> Person:
+        """The person who uses every service in this world (the assistant's principal)."""
+        return self.people[0]
+
+    def person(self, person_id: str) -> Person:
+        return next(p for p in self.people if p.id == person_id)
+
+    def company(self, company_id: str) -> Company:
+        return next(c for c in self.companies if c.id == company_id)
+
+    def as_dict(self) -> dict:
+        return {"seed": self.seed, "reference_date": self.reference_date.isoformat(),
+                "people": [asdict(p) for p in self.people],
+                "companies": [asdict(c) for c in self.companies],
+                "cities": [asdict(c) for c in self.cities],
+                "places": [asdict(p) for p in self.places]}
+
+
+def rng_for(seed: int, *scope: str) -> random.Random:
+    """An independent, process-stable random stream for (seed, scope)."""
+    return random.Random(":".join([str(seed), *scope]))
+
+
+@functools.lru_cache(maxsize=64)
+def make_world(seed: int, n_people: int = 60, n_companies: int = 20) -> World:
+    rng = rng_for(seed, "world")
+    names = rng.sample([(c, d) for c in COMPANY_A for d in COMPANY_B], n_companies)
+    companies = tuple(
+        Company(id=f"co_{i + 1:03d}", name=f"{a}{b} {rng.choice(['Inc', 'Ltd', 'GmbH', 'Co'])}",
+                domain=f"{a.lower()}{b.lower()}.com", industry=INDUSTRY[b],
+                city=rng.choice(CITIES)[0])
+        for i, (a, b) in enumerate(names))
+    full_names = rng.sample([(f, last) for f in FIRST for last in LAST], n_people)
+    people = []
+    for i, (first, last) in enumerate(full_names):
+        company = companies[i % n_companies] if i else rng.choice(companies)
+        people.append(Person(
+            id=f"p_{i + 1:03d}", first_name=first, last_name=last, name=f"{first} {last}",
+            email=f"{first.lower()}.{last.lower()}@{company.domain}",
+            phone=f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}",
+            username=f"{first.lower()}{last.lower()[:3]}{rng.randint(1, 99)}",
+            company_id=company.id, title=rng.choice(TITLES), city=company.city))
+    cities = tuple(City(*c) for c in CITIES)
+    places, k = [], 0
+    for city in cities:
+        for kind, patterns in PLACE_KINDS.items():
+            for pattern in rng.sample(patterns, min(len(patterns), 2 if kind != "restaurant"
+                                                    else 4)):
+                k += 1
+                adj = rng.choice(ADJ)
+                places.append(Place(
+                    id=f"pl_{k:04d}", name=pattern.format(a=adj), kind=kind, city=city.name,
+                    address=f"{rng.randint(1, 240)} {rng.choice(STREETS)}, {city.name}",
+                    lat=round(city.lat + rng.uniform(-0.05, 0.05), 5),
+                    lon=round(city.lon + rng.uniform(-0.05, 0.05), 5),
+                    cuisine=rng.choice(CUISINES) if kind == "restaurant" else None,
+                    rating=round(rng.uniform(3.2, 4.9), 1)))
+    return World(seed=seed, reference_date=REFERENCE_DATE, people=tuple(people),
+                 companies=companies, cities=cities, places=tuple(places))
+
+
+def days_ago(world: World, days: int, rng: random.Random | None = None) -> str:
+    """An ISO timestamp `days` before the reference date (with a random time of day)."""
+    hour, minute = (rng.randint(7, 21), rng.choice([0, 15, 30, 45])) if rng else (9, 0)
+    when = dt.datetime.combine(world.reference_date - dt.timedelta(days=days),
+                               dt.time(hour, minute))
+    return when.isoformat(timespec="minutes")

@@ -1,0 +1,307 @@
+"""payments: a peer-to-peer payments app (wallet, linked methods, payments, requests, refunds).
+
+The user is the world's principal; contacts are the world's other people.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated, Literal, TypedDict
+
+from servers.core.domain import Domain
+from servers.core.errors import ToolError
+from servers.core.schema import Arg
+from servers.core.state import Row, State
+from servers.core.world import World, days_ago
+
+Status = Literal["completed", "pending", "refunded", "failed"]
+
+
+class Wallet(TypedDict):
+    user_id: str
+    name: str
+    balance: float
+    currency: str
+    default_method_id: str
+
+
+class Method(TypedDict):
+    method_id: str
+    kind: str
+    label: str
+    last4: str
+    is_default: bool
+
+
+class MethodList(TypedDict):
+    methods: list[Method]
+
+
+class Contact(TypedDict):
+    contact_id: str
+    name: str
+    username: str
+    email: str
+
+
+class ContactList(TypedDict):
+    contacts: list[Contact]
+
+
+class Payment(TypedDict):
+    payment_id: str
+    direction: str
+    counterparty_id: str
+    counterparty_name: str
+    amount: float
+    note: str
+    status: str
+    created_at: str
+    method_id: str
+
+
+class PaymentList(TypedDict):
+    payments: list[Payment]
+    total: int
+
+
+class Request(TypedDict):
+    request_id: str
+    direction: str
+    counterparty_id: str
+    counterparty_name: str
+    amount: float
+    note: str
+    status: str
+    created_at: str
+
+
+class RequestList(TypedDict):
+    requests: list[Request]
+
+
+class RequestOut(TypedDict):
+    request: Request
+    payment_id: str | None
+
+
+def build(s: State, world: World, rng: random.Random) -> None:
+    user = world.user
+    s.set_var("user_id", user.id)
+    s.set_var("balance", round(rng.uniform(300, 2500), 2))
+    contacts = s.table("contacts", key="contact_id", kind="contact",
+                       hint="use search_contacts to find contact ids")
+    contacts.load([{"contact_id": p.id, "name": p.name, "username": p.username,
+                    "email": p.email} for p in world.people[1:41]])
+    methods = s.table("methods", key="method_id", kind="payment method",
+                      hint="use list_payment_methods to see method ids")
+    methods.load([
+        {"method_id": "pm_wallet", "kind": "wallet", "label": "Wallet balance", "last4": "",
+         "is_default": True},
+        {"method_id": "pm_card_1", "kind": "card", "label": "Visa debit",
+         "last4": f"{rng.randint(1000, 9999)}", "is_default": False},
+        {"method_id": "pm_bank_1", "kind": "bank", "label": "Checking account",
+         "last4": f"{rng.randint(1000, 9999)}", "is_default": False}])
+    payments = s.table("payments", key="payment_id", kind="payment",
+                       hint="use list_payments to see payment ids")
+    notes = ["dinner", "rent share", "concert tickets", "groceries", "taxi", "birthday gift",
+             "coffee", "utilities", "book club", "team lunch"]
+    ids = contacts.ids()
+    rows = []
+    for i in range(30):
+        rows.append({"payment_id": f"pay_{i + 1:04d}",
+                     "direction": rng.choice(["sent", "received"]),
+                     "counterparty_id": rng.choice(ids), "amount": round(rng.uniform(5, 250), 2),
+                     "note": rng.choice(notes), "status": rng.choice(
+                         ["completed"] * 6 + ["pending", "refunded"]),
+                     "created_at": days_ago(world, 60 - 2 * i, rng),
+                     "method_id": rng.choice(["pm_wallet", "pm_card_1", "pm_bank_1"])})
+    payments.load(rows)
+    s.set_var("__seq_pay", 30)
+    requests = s.table("requests", key="request_id", kind="payment request",
+                       hint="use list_payment_requests to see request ids")
+    requests.load([{"request_id": f"req_{i + 1:04d}",
+                    "direction": "incoming" if i % 2 == 0 else "outgoing",
+                    "counterparty_id": rng.choice(ids), "amount": round(rng.uniform(8, 120), 2),
+                    "note": rng.choice(notes),
+                    "status": rng.choice(["pending", "pending", "paid", "declined"]),
+                    "created_at": days_ago(world, 20 - i, rng)} for i in range(20)])
+    s.set_var("__seq_req", 20)
+
+
+DOMAIN = Domain("payments", "Peer-to-peer payments: wallet, contacts, payments, requests.",
+                build)
+
+
+def _name(s: State, contact_id: str) -> str:
+    return s["contacts"].get(contact_id)["name"]
+
+
+def _payment(s: State, row: Row) -> Payment:
+    return {**row, "counterparty_name": _name(s, row["counterparty_id"])}
+
+
+def _request(s: State, row: Row) -> Request:
+    return {**row, "counterparty_name": _name(s, row["counterparty_id"])}
+
+
+def _now(s: State) -> str:
+    return f"2026-06-15T12:{len(s['payments']) % 60:02d}"
+
+
+def _debit(s: State, method_id: str, amount: float) -> None:
+    method = s["methods"].get(method_id)
+    if method["kind"] == "wallet":
+        balance = s.var("balance")
+        if amount > balance:
+            raise ToolError(f"insufficient wallet balance ({balance:.2f}) for {amount:.2f}; "
+                            "pay with another method from list_payment_methods")
+        s.set_var("balance", round(balance - amount, 2))
+
+
+ContactId = Annotated[str, Arg("Contact id, e.g. 'p_004' (from search_contacts)")]
+Amount = Annotated[float, Arg("Amount in USD", minimum=0.01, maximum=5000)]
+Note = Annotated[str, Arg("Short note shown to the other person", max_length=140)]
+
+
+@DOMAIN.tool(read_only=True)
+def get_wallet(s: State) -> Wallet:
+    """Show the user's wallet balance and default payment method."""
+    default = next(m for m in s["methods"].rows() if m["is_default"])
+    user = s.var("user_id")
+    return {"user_id": user, "name": "you", "balance": s.var("balance"), "currency": "USD",
+            "default_method_id": default["method_id"]}
+
+
+@DOMAIN.tool(read_only=True)
+def list_payment_methods(s: State) -> MethodList:
+    """List the payment methods linked to the account (wallet, cards, bank accounts)."""
+    return {"methods": s["methods"].rows()}
+
+
+@DOMAIN.tool(read_only=True)
+def search_contacts(s: State, query: Annotated[str, Arg(
+        "Part of a name, username or email (case-insensitive)", min_length=1)]) -> ContactList:
+    """Find contacts to pay or request money from."""
+    q = query.lower()
+    found = [c for c in s["contacts"].rows()
+             if q in c["name"].lower() or q in c["username"] or q in c["email"]]
+    return {"contacts": found}
+
+
+@DOMAIN.tool(read_only=True)
+def list_payments(
+        s: State,
+        direction: Annotated[Literal["sent", "received", "all"], Arg("Which payments")] = "all",
+        status: Annotated[Status | None, Arg("Only payments with this status")] = None,
+        contact_id: Annotated[str | None, Arg("Only payments with this contact")] = None,
+        limit: Annotated[int, Arg("Most recent first, at most this many", minimum=1,
+                                  maximum=100)] = 20) -> PaymentList:
+    """List payments, most recent first."""
+    if contact_id is not None:
+        s["contacts"].get(contact_id)
+    rows = [r for r in s["payments"].rows()
+            if (direction == "all" or r["direction"] == direction)
+            and (status is None or r["status"] == status)
+            and (contact_id is None or r["counterparty_id"] == contact_id)]
+    rows.sort(key=lambda r: r["created_at"], reverse=True)
+    return {"payments": [_payment(s, r) for r in rows[:limit]], "total": len(rows)}
+
+
+@DOMAIN.tool(read_only=True)
+def get_payment(s: State, payment_id: Annotated[str, Arg(
+        "Payment id, e.g. 'pay_0007' (from list_payments)")]) -> Payment:
+    """Get one payment's details."""
+    return _payment(s, s["payments"].get(payment_id))
+
+
+@DOMAIN.tool(read_only=False)
+def send_payment(s: State, contact_id: ContactId, amount: Amount, note: Note,
+                 method_id: Annotated[str | None, Arg(
+                     "Payment method id (default: the default method)")] = None) -> Payment:
+    """Send money to a contact."""
+    s["contacts"].get(contact_id)
+    method_id = method_id or next(m for m in s["methods"].rows() if m["is_default"])["method_id"]
+    _debit(s, method_id, amount)
+    row = s["payments"].insert({
+        "payment_id": s.next_id("pay"), "direction": "sent", "counterparty_id": contact_id,
+        "amount": round(amount, 2), "note": note, "status": "completed",
+        "created_at": _now(s), "method_id": method_id})
+    return _payment(s, row)
+
+
+@DOMAIN.tool(read_only=False)
+def request_payment(s: State, contact_id: ContactId, amount: Amount, note: Note) -> Request:
+    """Ask a contact to pay the user."""
+    s["contacts"].get(contact_id)
+    row = s["requests"].insert({
+        "request_id": s.next_id("req"), "direction": "outgoing", "counterparty_id": contact_id,
+        "amount": round(amount, 2), "note": note, "status": "pending", "created_at": _now(s)})
+    return _request(s, row)
+
+
+@DOMAIN.tool(read_only=True)
+def list_payment_requests(
+        s: State,
+        direction: Annotated[Literal["incoming", "outgoing", "all"], Arg(
+            "incoming: others ask the user to pay; outgoing: the user asked others")] = "all",
+        status: Annotated[Literal["pending", "paid", "declined"] | None, Arg(
+            "Only requests with this status")] = None) -> RequestList:
+    """List payment requests."""
+    rows = [r for r in s["requests"].rows()
+            if (direction == "all" or r["direction"] == direction)
+            and (status is None or r["status"] == status)]
+    return {"requests": [_request(s, r) for r in rows]}
+
+
+@DOMAIN.tool(read_only=False)
+def respond_to_request(
+        s: State,
+        request_id: Annotated[str, Arg("Incoming request id (from list_payment_requests)")],
+        action: Annotated[Literal["pay", "decline"], Arg("Pay it or decline it")],
+        method_id: Annotated[str | None, Arg("Method to pay with (default method if absent)"
+                                             )] = None) -> RequestOut:
+    """Pay or decline a pending request someone sent the user."""
+    req = s["requests"].get(request_id)
+    if req["direction"] != "incoming":
+        raise ToolError(f"request {request_id} is one the user sent; only incoming requests "
+                        "can be paid or declined")
+    if req["status"] != "pending":
+        raise ToolError(f"request {request_id} is already {req['status']}")
+    payment_id = None
+    if action == "pay":
+        paid = send_payment(s, req["counterparty_id"], req["amount"], req["note"], method_id)
+        payment_id = paid["payment_id"]
+    req = s["requests"].update(request_id, status="paid" if action == "pay" else "declined")
+    return {"request": _request(s, req), "payment_id": payment_id}
+
+
+@DOMAIN.tool(read_only=False)
+def refund_payment(s: State, payment_id: Annotated[str, Arg(
+        "Id of a completed payment the user received (from list_payments)")]) -> Payment:
+    """Refund a payment the user received; the money goes back to the sender."""
+    pay = s["payments"].get(payment_id)
+    if pay["direction"] != "received":
+        raise ToolError(f"payment {payment_id} was sent by the user; only received payments "
+                        "can be refunded (ask the recipient to refund a sent one)")
+    if pay["status"] != "completed":
+        raise ToolError(f"payment {payment_id} is {pay['status']}; only completed payments "
+                        "can be refunded")
+    _debit(s, "pm_wallet", pay["amount"])
+    return _payment(s, s["payments"].update(payment_id, status="refunded"))
+
+
+# Calls that succeed in this order on a fresh session (seed 0): used by the contract tests and
+# as documentation of each tool's use.
+EXAMPLES: list[tuple[str, dict]] = [
+    ("get_wallet", {}),
+    ("list_payment_methods", {}),
+    ("search_contacts", {"query": "a"}),
+    ("list_payments", {"direction": "received", "status": "completed"}),
+    ("get_payment", {"payment_id": "pay_0001"}),
+    ("send_payment", {"contact_id": "p_002", "amount": 12.5, "note": "lunch"}),
+    ("request_payment", {"contact_id": "p_003", "amount": 20, "note": "tickets"}),
+    ("list_payment_requests", {"direction": "incoming", "status": "pending"}),
+    ("respond_to_request", {"request_id": "req_0001", "action": "decline"}),
+    ("refund_payment", {"payment_id": "pay_0002"}),
+]
