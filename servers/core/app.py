@@ -10,6 +10,7 @@ A request without a session id uses the default session, so any MCP client can u
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import mcp_types as types
@@ -59,7 +60,8 @@ def control(runtime: Runtime, name: str, arguments: Any, session_id: str | None)
     args = _CONTROL_VALIDATORS[name](arguments)
     if name == "_session_open":
         session = runtime.open(args["seed"], args.get("session_id"))
-        return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest()}
+        return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest(),
+                "pid": os.getpid()}
     if name == "_session_reset":
         session = runtime.reset(session_id, args["seed"])
         return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest()}

@@ -1,0 +1,1 @@
+"""MCP manager (servers, sessions, routing) and chat formats."""
