@@ -1,0 +1,258 @@
+"""Domain behaviour of the filesystem server: paths, permissions, all-or-nothing edits."""
+
+from __future__ import annotations
+
+import pytest
+
+from servers.core.runtime import Runtime
+from servers.core.world import make_world
+from servers.filesystem import DOMAIN, EXAMPLES
+
+PATH_PARAMS = ("path", "source", "destination", "other_path", "paths")
+
+
+@pytest.fixture
+def rt() -> Runtime:
+    return Runtime(DOMAIN, default_seed=0)
+
+
+def digest(rt: Runtime) -> str:
+    return rt.session(None).state.digest()
+
+
+def ok(rt: Runtime, tool: str, args: dict) -> dict:
+    out = rt.call(tool, args)
+    assert out.ok, f"{tool}({args}): {out.error}"
+    return out.payload
+
+
+def fails(rt: Runtime, tool: str, args: dict, *needles: str) -> str:
+    """The call fails, says why (every needle), and leaves the state exactly as it was."""
+    before = digest(rt)
+    out = rt.call(tool, args)
+    assert not out.ok, f"{tool}({args}) should fail, got {out.payload}"
+    for needle in needles:
+        assert needle in out.error, f"{tool}: {needle!r} not in {out.error!r}"
+    assert digest(rt) == before, f"{tool}({args}) changed state"
+    return out.error
+
+
+def home(rt: Runtime) -> str:
+    return rt.session(None).state.var("home")
+
+
+def test_seed_tree_is_rich_and_under_home(rt):
+    files = ok(rt, "find", {"path": "/", "type": "file", "limit": 500})["paths"]
+    mine = [p for p in files if p.startswith(home(rt) + "/")]
+    assert len(mine) >= 20
+    for sub in ("documents", "projects", "notes", "reports", "photos", "downloads"):
+        assert ok(rt, "file_exists", {"path": f"~/{sub}"})["type"] == "directory"
+    people = [p.name for p in make_world(0).people[1:]]
+    text = "".join(ok(rt, "cat", {"path": p})["content"] for p in mine)
+    assert sum(name in text for name in people) >= 10
+    assert ok(rt, "get_disk_usage", {})["used_bytes"] > 5000
+
+
+def test_every_path_param_reports_a_missing_path_and_changes_nothing(rt):
+    """Like the contract's nonexistent-id check, for path parameters (run along EXAMPLES)."""
+    checked = set()
+    for tool, args in EXAMPLES:
+        for param in PATH_PARAMS:
+            if param not in DOMAIN.tools[tool].input_schema["properties"]:
+                continue
+            ghost = "ghost_dir/ghost.txt"
+            bad = {**args, param: [ghost] if param == "paths" else ghost}
+            if tool == "mkdir":
+                bad["parents"] = False  # mkdir -p would legitimately create it
+            if tool == "file_exists":
+                assert ok(rt, tool, bad)["exists"] is False
+            else:
+                fails(rt, tool, bad, "ghost_dir")
+            checked.add((tool, param))
+        ok(rt, tool, args)
+    tools_with_paths = {(t, p) for t, spec in DOMAIN.tools.items() for p in PATH_PARAMS
+                        if p in spec.input_schema["properties"]}
+    assert checked == tools_with_paths
+
+
+@pytest.mark.parametrize("tool,args", [
+    ("cd", {"path": "../../.."}),
+    ("cd", {"path": "/.."}),
+    ("ls", {"path": "../../../etc"}),
+    ("cat", {"path": "/home/../../etc/passwd"}),
+    ("write_file", {"path": "../../../evil.txt", "content": "x"}),
+    ("mkdir", {"path": "../../../../tmp/x", "parents": True}),
+    ("rm", {"path": "../../..", "recursive": True}),
+    ("mv", {"source": "notes/todo.txt", "destination": "../../../../todo.txt"}),
+    ("cp", {"source": "../../../../..", "destination": "x", "recursive": True}),
+    ("file_exists", {"path": "/../home"}),
+    ("grep", {"pattern": "root", "path": "../../../etc", "recursive": True}),
+    ("create_archive", {"paths": ["notes", "../../../.."], "name": "escape"}),
+    ("extract_archive", {"archive_id": "arc_0001", "destination": "../../../.."}),
+])
+def test_paths_escaping_the_root_are_refused(rt, tool, args):
+    fails(rt, tool, args, "escapes the root directory")
+
+
+def test_relative_paths_dots_and_home(rt):
+    h = home(rt)
+    assert ok(rt, "cd", {"path": "projects/../notes/./"})["cwd"] == f"{h}/notes"
+    assert ok(rt, "pwd", {})["cwd"] == f"{h}/notes"
+    assert ok(rt, "cat", {"path": "../reports/sales_q1.csv"})["path"] == f"{h}/reports/sales_q1.csv"
+    assert ok(rt, "cd", {"path": "/"})["cwd"] == "/"
+    assert ok(rt, "cd", {"path": "~"})["cwd"] == h
+    fails(rt, "cd", {"path": "notes/todo.txt"}, "not a directory")
+
+
+def test_mv_directory_moves_the_subtree_and_the_cwd_follows(rt):
+    h = home(rt)
+    before = ok(rt, "checksum", {"path": "projects/inventory-api/app.py"})["digest"]
+    ok(rt, "cd", {"path": "projects/inventory-api/tests"})
+    ok(rt, "mv", {"source": "~/projects/inventory-api", "destination": "~/documents"})
+    assert ok(rt, "pwd", {})["cwd"] == f"{h}/documents/inventory-api/tests"
+    assert not ok(rt, "file_exists", {"path": f"{h}/projects/inventory-api"})["exists"]
+    assert ok(rt, "checksum", {"path": "../app.py"})["digest"] == before
+    fails(rt, "mv", {"source": "~/documents", "destination": "~/documents/inventory-api"},
+          "into itself")
+
+
+def test_read_only_files_refuse_every_change_until_chmod(rt):
+    path = "reports/summary_2025.txt"
+    assert ok(rt, "stat", {"path": path})["read_only"] is True
+    fails(rt, "write_file", {"path": path, "content": "x"}, "read-only")
+    fails(rt, "append_file", {"path": path, "content": "x"}, "read-only")
+    fails(rt, "edit_replace", {"path": path, "find": "Revenue", "replace": "R"}, "read-only")
+    fails(rt, "rm", {"path": path}, "read-only")
+    fails(rt, "mv", {"source": path, "destination": "notes"}, "read-only")
+    fails(rt, "rm", {"path": "reports", "recursive": True}, "read-only", "summary_2025.txt")
+    ok(rt, "chmod", {"path": path, "read_only": False})
+    assert ok(rt, "append_file", {"path": path, "content": "Reviewed"})["lines"] == 7
+
+
+def test_system_directories_are_protected(rt):
+    fails(rt, "mkdir", {"path": "/projects"}, "read-only")
+    fails(rt, "write_file", {"path": "/home/intruder.txt", "content": "x"}, "read-only")
+    fails(rt, "chmod", {"path": "/home", "read_only": False}, "owned by root")
+    fails(rt, "rm", {"path": "/tmp", "recursive": True}, "permission denied")
+    fails(rt, "rm", {"path": "~", "recursive": True}, "permission denied")
+    assert ok(rt, "write_file", {"path": "/tmp/scratch.txt", "content": "ok"})["created"]
+
+
+def test_rm_and_rmdir_rules(rt):
+    fails(rt, "rm", {"path": "photos"}, "recursive=true")
+    fails(rt, "rmdir", {"path": "photos"}, "not empty")
+    ok(rt, "cd", {"path": "photos"})
+    fails(rt, "rm", {"path": "~/photos", "recursive": True}, "current directory")
+    ok(rt, "cd", {"path": ".."})
+    out = ok(rt, "rm", {"path": "photos", "recursive": True})
+    assert len(out["removed"]) == 6 and out["freed_bytes"] > 0
+    fails(rt, "cat", {"path": "photos/metadata.csv"}, "no such file")
+
+
+def test_cp_makes_an_independent_copy(rt):
+    ok(rt, "cp", {"source": "reports", "destination": "reports_copy", "recursive": True})
+    a = ok(rt, "checksum", {"path": "reports/sales_q2.csv"})["digest"]
+    assert ok(rt, "checksum", {"path": "reports_copy/sales_q2.csv"})["digest"] == a
+    assert ok(rt, "stat", {"path": "reports_copy/summary_2025.txt"})["read_only"] is False
+    ok(rt, "edit_replace", {"path": "reports_copy/sales_q2.csv", "find": "city",
+                            "replace": "town"})
+    assert ok(rt, "checksum", {"path": "reports/sales_q2.csv"})["digest"] == a
+    d = ok(rt, "diff", {"path": "reports/sales_q2.csv", "other_path": "reports_copy/sales_q2.csv"})
+    assert not d["identical"] and d["added"] == 1 and d["removed"] == 1
+    fails(rt, "cp", {"source": "notes/todo.txt", "destination": "reports/sales_q1.csv"},
+          "overwrite=true")
+    fails(rt, "cp", {"source": "notes", "destination": "n2"}, "recursive=true")
+
+
+def test_edit_replace_and_grep_validate_patterns(rt):
+    fails(rt, "edit_replace", {"path": "notes/todo.txt", "find": "zzz", "replace": "y"},
+          "not found")
+    fails(rt, "edit_replace", {"path": "notes/todo.txt", "find": "(unclosed", "replace": "y",
+                               "regex": True}, "invalid regular expression")
+    fails(rt, "grep", {"pattern": "[oops", "path": "notes/todo.txt"}, "invalid regular")
+    out = ok(rt, "edit_replace", {"path": "notes/todo.txt", "find": r"- (\w+)",
+                                  "replace": r"* \1", "regex": True, "count": 2})
+    assert out["replacements"] == 2
+    lines = ok(rt, "head", {"path": "notes/todo.txt", "lines": 4})["lines"]
+    assert lines[1] == "* renew passport" and lines[2].startswith("* call ")
+    assert lines[3].startswith("- book dinner")
+    assert ok(rt, "grep", {"pattern": "^\\* ", "path": "notes/todo.txt"})["total"] == 2
+
+
+def test_quota_is_enforced_and_a_refused_write_leaves_no_trace(rt):
+    free = ok(rt, "get_disk_usage", {})["free_bytes"]
+    chunk = "x" * 100_000
+    n = 0
+    while free >= 100_000:
+        ok(rt, "write_file", {"path": f"big_{n}.txt", "content": chunk})
+        free -= 100_000
+        n += 1
+    fails(rt, "write_file", {"path": "one_too_many.txt", "content": chunk}, "quota exceeded")
+    fails(rt, "cp", {"source": "big_0.txt", "destination": "big_copy.txt"}, "quota exceeded")
+    ok(rt, "rm", {"path": "big_0.txt"})
+    ok(rt, "write_file", {"path": "one_too_many.txt", "content": chunk})
+
+
+def test_archive_round_trip_restores_identical_files(rt):
+    sums = {p: ok(rt, "checksum", {"path": f"reports/{p}"})["digest"]
+            for p in ("sales_q1.csv", "team_hours.csv")}
+    ok(rt, "chmod", {"path": "reports", "read_only": False, "recursive": True})
+    arc = ok(rt, "create_archive", {"paths": ["reports"], "name": "q", "format": "tar.gz",
+                                    "remove_sources": True})
+    assert arc["name"] == "q.tar.gz" and arc["entry_count"] == 6
+    assert not ok(rt, "file_exists", {"path": "reports"})["exists"]
+    fails(rt, "create_archive", {"paths": ["notes"], "name": "q.tar.gz", "format": "tar.gz"},
+          "already exists")
+    ok(rt, "extract_archive", {"archive_id": arc["archive_id"]})
+    for p, s in sums.items():
+        assert ok(rt, "checksum", {"path": f"reports/{p}"})["digest"] == s
+    fails(rt, "extract_archive", {"archive_id": arc["archive_id"]}, "overwrite=true")
+    out = ok(rt, "extract_archive", {"archive_id": arc["archive_id"], "overwrite": True})
+    assert len(out["overwritten"]) == 5
+    fails(rt, "extract_archive", {"archive_id": "arc_0999"}, "arc_0999", "list_archives")
+
+
+def test_modified_times_come_from_the_fixed_clock(rt):
+    a = ok(rt, "write_file", {"path": "notes/a.txt", "content": "1"})["modified_at"]
+    b = ok(rt, "append_file", {"path": "notes/a.txt", "content": "2"})["modified_at"]
+    assert a == "2026-06-15T09:01" and b == "2026-06-15T09:02"
+    recent = ok(rt, "list_recent", {"limit": 2})["files"]
+    assert recent[0]["path"].endswith("notes/a.txt")
+    assert ok(rt, "cat", {"path": "notes/a.txt"})["content"] == "1\n2\n"
+    assert Runtime(DOMAIN, default_seed=0).session(None).state.digest() != digest(rt)
+
+
+def test_tags(rt):
+    ok(rt, "tag_file", {"path": "notes/ideas.md", "tag": "work"})
+    fails(rt, "tag_file", {"path": "notes/ideas.md", "tag": "work"}, "already has tag")
+    fails(rt, "tag_file", {"path": "notes/ideas.md", "tag": "nope", "remove": True}, "no tag")
+    counts = {t["tag"]: t["count"] for t in ok(rt, "list_tags", {})["tags"]}
+    assert counts["work"] == 5
+    found = ok(rt, "search_by_tag", {"tag": "work", "path": "notes"})["files"]
+    assert [f["name"] for f in found] == ["ideas.md"]
+    fails(rt, "tag_file", {"path": "notes/ideas.md", "tag": "Bad Tag"}, "must match")
+
+
+def test_csv_tools_and_sort(rt):
+    out = ok(rt, "cut_columns", {"path": "reports/sales_q1.csv", "columns": ["city", "5"]})
+    assert out["header"] == ["city", "revenue"] and out["total_rows"] == 8
+    fails(rt, "cut_columns", {"path": "reports/sales_q1.csv", "columns": ["price"]},
+          "price", "city, rep, customer, units, revenue")
+    fails(rt, "sort", {"path": "reports/sales_q1.csv", "column": 4, "numeric": True},
+          "header=true")
+    lines = ok(rt, "sort", {"path": "reports/sales_q1.csv", "column": 4, "numeric": True,
+                            "header": True})["lines"]
+    units = [int(line.split(",")[3]) for line in lines[1:]]
+    assert units == sorted(units) and lines[0].startswith("city,")
+    dup = ok(rt, "uniq", {"path": "notes/reading_list.txt", "all_duplicates": True,
+                          "only_repeated": True})["lines"]
+    assert {d["count"] for d in dup} == {2} and len(dup) == 2
+
+
+def test_rename_and_mkdir_rules(rt):
+    fails(rt, "rename", {"path": "notes/todo.txt", "new_name": "ideas.md"}, "already exists")
+    fails(rt, "rename", {"path": "notes/todo.txt", "new_name": "../x"}, "invalid name")
+    fails(rt, "mkdir", {"path": "notes"}, "already exists")
+    fails(rt, "mkdir", {"path": "a/b/c"}, "parents=true")
+    assert len(ok(rt, "mkdir", {"path": "a/b/c", "parents": True})["created"]) == 3
+    assert ok(rt, "mkdir", {"path": "a/b/c", "parents": True})["created"] == []
