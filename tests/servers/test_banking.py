@@ -1,0 +1,191 @@
+"""Domain behaviour of the banking server: money moves exactly, rules are enforced, failures
+change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from servers.banking import DOMAIN
+from servers.core.runtime import Runtime
+
+
+@pytest.fixture
+def rt() -> Runtime:
+    return Runtime(DOMAIN, default_seed=0)
+
+
+def _balance(rt: Runtime, account_id: str) -> float:
+    return rt.call("get_account", {"account_id": account_id}).payload["account"]["balance"]
+
+
+def _digest(rt: Runtime) -> str:
+    return rt.session(None).state.digest()
+
+
+def _txns(rt: Runtime, **filters) -> list[dict]:
+    out = rt.call("list_transactions", {**filters, "limit": 100})
+    assert out.ok, out.error
+    return out.payload["transactions"]
+
+
+def test_transfer_moves_exactly_the_amount(rt):
+    before_src, before_dst = _balance(rt, "acc_003"), _balance(rt, "acc_001")
+    out = rt.call("transfer_between_accounts", {"from_account_id": "acc_003",
+                                                "to_account_id": "acc_001", "amount": 123.45})
+    assert out.ok, out.error
+    assert _balance(rt, "acc_003") == pytest.approx(before_src - 123.45)
+    assert _balance(rt, "acc_001") == pytest.approx(before_dst + 123.45)
+    debit, credit = out.payload["debit"], out.payload["credit"]
+    assert (debit["amount"], credit["amount"]) == (-123.45, 123.45)
+    newest = _txns(rt, account_id="acc_001")[0]
+    assert newest["transaction_id"] == credit["transaction_id"]
+
+
+@pytest.mark.parametrize("args, needle", [
+    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 49999}, "insufficient"),
+    ({"from_account_id": "acc_001", "to_account_id": "acc_005", "amount": 10}, "same currency"),
+    ({"from_account_id": "acc_001", "to_account_id": "acc_001", "amount": 10}, "same account"),
+    ({"from_account_id": "acc_006", "to_account_id": "acc_001", "amount": 10}, "credit account"),
+    ({"from_account_id": "acc_001", "to_account_id": "acc_008", "amount": 10}, "closed"),
+    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 10.005}, "decimal"),
+])
+def test_bad_transfers_fail_and_change_nothing(rt, args, needle):
+    before = _digest(rt)
+    out = rt.call("transfer_between_accounts", args)
+    assert not out.ok and needle in out.error
+    assert _digest(rt) == before
+
+
+def test_paying_a_credit_card_cannot_exceed_what_is_owed(rt):
+    owed = -_balance(rt, "acc_007")
+    out = rt.call("transfer_between_accounts", {"from_account_id": "acc_001",
+                                                "to_account_id": "acc_007",
+                                                "amount": round(owed + 1, 2)})
+    assert not out.ok and "only owes" in out.error
+    out = rt.call("transfer_between_accounts", {"from_account_id": "acc_001",
+                                                "to_account_id": "acc_007", "amount": owed})
+    assert out.ok and out.payload["to_account"]["balance"] == 0
+
+
+def test_pay_payee_debits_checking_and_refuses_savings(rt):
+    before = _balance(rt, "acc_001")
+    out = rt.call("pay_payee", {"payee_id": "pye_011", "from_account_id": "acc_001",
+                                "amount": 42})
+    assert out.ok, out.error
+    assert out.payload["transaction"]["payee_id"] == "pye_011"
+    assert out.payload["transaction"]["type"] == "transfer_out"  # a person, not a biller
+    assert _balance(rt, "acc_001") == pytest.approx(before - 42)
+    out = rt.call("pay_payee", {"payee_id": "pye_011", "from_account_id": "acc_003",
+                                "amount": 42})
+    assert not out.ok and "checking" in out.error
+
+
+def test_add_payee_checks_routing_number_and_duplicates(rt):
+    bad = rt.call("add_payee", {"name": "X Y", "routing_number": "123456789",
+                                "account_number": "55554444"})
+    assert not bad.ok and "checksum" in bad.error
+    args = {"name": "Jo Park", "routing_number": "026009593", "account_number": "99990001"}
+    first = rt.call("add_payee", args)
+    assert first.ok and first.payload["bank_name"] == "Bank of America"
+    assert first.payload["account_last4"] == "0001"
+    again = rt.call("add_payee", {**args, "name": "Jo P."})
+    assert not again.ok and first.payload["payee_id"] in again.error
+    found = rt.call("list_payees", {"query": "jo park"}).payload["payees"]
+    assert [p["payee_id"] for p in found] == [first.payload["payee_id"]]
+
+
+def test_list_transactions_filters(rt):
+    rows = _txns(rt, account_id="acc_001", start_date="2026-05-01", end_date="2026-05-31",
+                 direction="debit", min_amount=20, max_amount=200)
+    assert rows
+    for r in rows:
+        assert r["account_id"] == "acc_001" and "2026-05-01" <= r["posted_at"][:10] <= "2026-05-31"
+        assert r["amount"] < 0 and 20 <= abs(r["amount"]) <= 200
+    dates = [r["posted_at"] for r in rows]
+    assert dates == sorted(dates, reverse=True)
+    out = rt.call("list_transactions", {"min_amount": 50, "max_amount": 10})
+    assert not out.ok and "min_amount" in out.error
+    out = rt.call("list_transactions", {"start_date": "2026-02-30"})
+    assert not out.ok and "2026-02-30" in out.error
+
+
+def _disputable(rt: Runtime) -> dict:
+    rows = _txns(rt, type="card_purchase", start_date="2026-05-20", end_date="2026-06-13")
+    return next(r for r in rows if r["dispute_id"] is None and r["status"] == "posted")
+
+
+def test_dispute_rules(rt):
+    txn = _disputable(rt)
+    out = rt.call("dispute_transaction", {"transaction_id": txn["transaction_id"],
+                                          "reason": "unrecognized_charge"})
+    assert out.ok, out.error
+    dispute_id = out.payload["dispute_id"]
+    assert out.payload["amount"] == -txn["amount"] and out.payload["status"] == "open"
+    got = rt.call("get_transaction", {"transaction_id": txn["transaction_id"]}).payload
+    assert got["dispute_id"] == dispute_id
+    before = _digest(rt)
+    again = rt.call("dispute_transaction", {"transaction_id": txn["transaction_id"],
+                                            "reason": "duplicate_charge"})
+    assert not again.ok and dispute_id in again.error
+    assert _digest(rt) == before
+    listed = rt.call("list_disputes", {"status": "open"}).payload["disputes"]
+    assert dispute_id in [d["dispute_id"] for d in listed]
+
+
+def test_disputes_only_for_recent_posted_card_charges(rt):
+    old = _txns(rt, type="card_purchase", end_date="2026-04-10")
+    old = next(r for r in old if r["dispute_id"] is None)
+    out = rt.call("dispute_transaction", {"transaction_id": old["transaction_id"],
+                                          "reason": "incorrect_amount"})
+    assert not out.ok and "60 days" in out.error
+    bill = _txns(rt, type="bill_payment", start_date="2026-06-01")[0]
+    out = rt.call("dispute_transaction", {"transaction_id": bill["transaction_id"],
+                                          "reason": "incorrect_amount"})
+    assert not out.ok and "card purchase" in out.error
+    pending = next(r for r in _txns(rt, type="card_purchase") if r["status"] == "pending")
+    out = rt.call("dispute_transaction", {"transaction_id": pending["transaction_id"],
+                                          "reason": "incorrect_amount"})
+    assert not out.ok and "pending" in out.error
+
+
+def test_card_freeze_cycle(rt):
+    assert rt.call("freeze_card", {"card_id": "card_01", "reason": "lost"}).payload[
+        "status"] == "frozen"
+    before = _digest(rt)
+    twice = rt.call("freeze_card", {"card_id": "card_01"})
+    assert not twice.ok and "already frozen" in twice.error and _digest(rt) == before
+    assert rt.call("unfreeze_card", {"card_id": "card_01"}).payload["status"] == "active"
+    assert not rt.call("unfreeze_card", {"card_id": "card_01"}).ok
+    cancelled = rt.call("freeze_card", {"card_id": "card_02"})
+    assert not cancelled.ok and "cancelled" in cancelled.error
+
+
+def test_scheduling_rules_and_double_cancel(rt):
+    base = {"from_account_id": "acc_001", "amount": 20, "start_date": "2026-07-01"}
+    both = rt.call("schedule_transfer", {**base, "to_account_id": "acc_003",
+                                         "payee_id": "pye_001"})
+    assert not both.ok and "exactly one" in both.error
+    past = rt.call("schedule_transfer", {**base, "start_date": "2026-06-15",
+                                         "to_account_id": "acc_003"})
+    assert not past.ok and "after today" in past.error
+    once_end = rt.call("schedule_transfer", {**base, "to_account_id": "acc_003",
+                                             "end_date": "2026-09-01"})
+    assert not once_end.ok and "recurring" in once_end.error
+    made = rt.call("schedule_transfer", {**base, "to_account_id": "acc_003",
+                                         "frequency": "weekly", "end_date": "2026-09-01"})
+    assert made.ok and made.payload["destination_name"] == "High-Yield Savings"
+    sid = made.payload["scheduled_transfer_id"]
+    assert rt.call("cancel_scheduled_transfer", {"scheduled_transfer_id": sid}).ok
+    before = _digest(rt)
+    again = rt.call("cancel_scheduled_transfer", {"scheduled_transfer_id": sid})
+    assert not again.ok and "already cancelled" in again.error and _digest(rt) == before
+
+
+def test_state_has_enough_to_find():
+    state = Runtime(DOMAIN, default_seed=3).session(None).state
+    assert len(state["transactions"]) >= 150
+    assert len(state["payees"]) >= 20 and len(state["scheduled_transfers"]) >= 20
+    for seed in range(5):  # every seed has disputable and pending charges
+        r = Runtime(DOMAIN, default_seed=seed)
+        assert _disputable(r)
+        assert any(t["status"] == "pending" for t in _txns(r, type="card_purchase"))

@@ -1,0 +1,135 @@
+"""Domain behaviour of the budget server: spent/remaining follow the expenses, rules on months
+and goals are enforced, failures change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from servers.budget import DOMAIN
+from servers.core.runtime import Runtime
+
+
+@pytest.fixture
+def rt() -> Runtime:
+    return Runtime(DOMAIN, default_seed=0)
+
+
+def _digest(rt: Runtime) -> str:
+    return rt.session(None).state.digest()
+
+
+def _budget(rt: Runtime, category_id: str, month: str = "2026-06") -> dict:
+    out = rt.call("list_budgets", {"month": month, "category_id": category_id})
+    assert out.ok and out.payload["total"] == 1, out
+    return out.payload["budgets"][0]
+
+
+def _ok(rt: Runtime, tool: str, args: dict) -> dict:
+    out = rt.call(tool, args)
+    assert out.ok, out.error
+    return out.payload
+
+
+def test_expenses_drive_budget_spent_and_remaining(rt):
+    before = _budget(rt, "cat_02")
+    added = _ok(rt, "add_expense", {"amount": 41.25, "merchant": "Casa Azure",
+                                    "category_id": "cat_02", "date": "2026-06-10"})
+    assert added["budget"]["budget_id"] == before["budget_id"]
+    assert added["budget"]["spent"] == pytest.approx(before["spent"] + 41.25)
+    assert added["budget"]["remaining"] == pytest.approx(before["remaining"] - 41.25)
+    exp_id = added["expense"]["expense_id"]
+    # recategorising moves the amount from one budget to the other
+    groceries = _budget(rt, "cat_01")
+    _ok(rt, "update_expense", {"expense_id": exp_id, "category_id": "cat_01"})
+    assert _budget(rt, "cat_02")["spent"] == pytest.approx(before["spent"])
+    assert _budget(rt, "cat_01")["spent"] == pytest.approx(groceries["spent"] + 41.25)
+    gone = _ok(rt, "delete_expense", {"expense_id": exp_id})
+    assert gone["budget"]["spent"] == pytest.approx(groceries["spent"])
+    missing = rt.call("delete_expense", {"expense_id": exp_id})
+    assert not missing.ok and exp_id in missing.error
+
+
+def test_expense_without_budget_and_default_date(rt):
+    out = _ok(rt, "add_expense", {"amount": 60, "merchant": "Petal & Stem Florist",
+                                  "category_id": "cat_12"})
+    assert out["budget"] is None and out["expense"]["date"] == "2026-06-15"
+
+
+@pytest.mark.parametrize("date, needle", [("2026-06-16", "future"), ("2026-02-30", "valid"),
+                                          ("2024-01-10", "year ago")])
+def test_bad_expense_dates_change_nothing(rt, date, needle):
+    before = _digest(rt)
+    out = rt.call("add_expense", {"amount": 5, "merchant": "Cafe", "category_id": "cat_02",
+                                  "date": date})
+    assert not out.ok and needle in out.error and _digest(rt) == before
+
+
+def test_update_expense_needs_a_change(rt):
+    out = rt.call("update_expense", {"expense_id": "exp_0001"})
+    assert not out.ok and "nothing to change" in out.error
+
+
+def test_budget_rules(rt):
+    existing = _budget(rt, "cat_01")
+    before = _digest(rt)
+    dup = rt.call("create_budget", {"category_id": "cat_01", "month": "2026-06", "limit": 300})
+    assert not dup.ok and existing["budget_id"] in dup.error and _digest(rt) == before
+    past = rt.call("create_budget", {"category_id": "cat_09", "month": "2026-05", "limit": 300})
+    assert not past.ok and "out of range" in past.error
+    far = rt.call("create_budget", {"category_id": "cat_09", "month": "2027-07", "limit": 300})
+    assert not far.ok and "out of range" in far.error
+    old = _budget(rt, "cat_01", "2026-05")
+    for tool, args in (("update_budget_limit", {"budget_id": old["budget_id"], "limit": 999}),
+                       ("delete_budget", {"budget_id": old["budget_id"]})):
+        out = rt.call(tool, args)
+        assert not out.ok and "has ended" in out.error and _digest(rt) == before
+    made = _ok(rt, "create_budget", {"category_id": "cat_09", "month": "2027-06",
+                                     "limit": 900})
+    assert (made["spent"], made["remaining"], made["status"]) == (0, 900, "on_track")
+    raised = _ok(rt, "update_budget_limit", {"budget_id": existing["budget_id"],
+                                             "limit": existing["spent"] - 1})
+    assert raised["status"] == "over_budget" and raised["remaining"] == pytest.approx(-1)
+
+
+def test_summary_matches_expenses(rt):
+    summary = _ok(rt, "get_spending_summary", {"month": "2026-05"})
+    listed = _ok(rt, "list_expenses", {"month": "2026-05", "limit": 1})
+    assert summary["total_spent"] == pytest.approx(listed["total_amount"])
+    assert summary["expense_count"] == listed["total"]
+    assert sum(c["spent"] for c in summary["categories"]) == pytest.approx(
+        summary["total_spent"])
+    spent = [c["spent"] for c in summary["categories"]]
+    assert spent == sorted(spent, reverse=True)
+    over = {b["category_id"] for b in _ok(rt, "list_budgets", {
+        "month": "2026-05", "status": "over_budget"})["budgets"]}
+    assert set(summary["over_budget_category_ids"]) == over
+    april = _ok(rt, "get_spending_summary", {"month": "2026-04"})
+    assert summary["previous_month_total"] == pytest.approx(april["total_spent"])
+
+
+def test_savings_goal_rules(rt):
+    goal = next(g for g in _ok(rt, "list_savings_goals", {"status": "active"})["goals"]
+                if g["remaining"] > 10)
+    gid, remaining = goal["goal_id"], goal["remaining"]
+    before = _digest(rt)
+    over = rt.call("contribute_to_savings_goal", {"goal_id": gid, "amount": remaining + 1})
+    assert not over.ok and "at most" in over.error and _digest(rt) == before
+    too_much = rt.call("contribute_to_savings_goal", {"goal_id": gid, "action": "withdraw",
+                                                      "amount": goal["saved_amount"] + 1})
+    assert not too_much.ok and _digest(rt) == before
+    done = _ok(rt, "contribute_to_savings_goal", {"goal_id": gid, "amount": remaining})
+    assert done["status"] == "completed" and done["remaining"] == 0
+    again = rt.call("contribute_to_savings_goal", {"goal_id": gid, "amount": 1})
+    assert not again.ok and "completed" in again.error
+    back = _ok(rt, "contribute_to_savings_goal", {"goal_id": gid, "action": "withdraw",
+                                                  "amount": 10})
+    assert back["status"] == "active" and back["remaining"] == pytest.approx(10)
+
+
+def test_state_has_enough_to_find():
+    for seed in range(4):
+        state = Runtime(DOMAIN, default_seed=seed).session(None).state
+        assert len(state["expenses"]) >= 150 and len(state["budgets"]) >= 20
+        assert len(state["categories"]) >= 12 and len(state["savings_goals"]) >= 6
+        june = [b for b in state["budgets"].rows() if b["month"] == "2026-06"]
+        assert len(june) >= 8
