@@ -1,0 +1,417 @@
+"""shopping state: the store's catalog and the generator of stock, reviews, the user's account
+(addresses, payment methods, cart, wishlist) and order history with shipments and returns.
+
+Reviewers are the world's people; the user (world.user) ships to their own city.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import random
+
+from servers.core.state import State
+from servers.core.world import World, days_ago
+
+TODAY = dt.date(2026, 6, 15)  # REFERENCE_DATE of every world
+RETURN_DAYS = 30
+FREE_SHIPPING_FROM = 50.0
+SHIPPING_FEE = 5.99
+MAX_PER_LINE = 10
+
+CATEGORIES = {"electronics": "Electronics", "home_kitchen": "Home & Kitchen",
+              "clothing": "Clothing", "shoes": "Shoes", "sports_outdoors": "Sports & Outdoors",
+              "books": "Books", "beauty": "Beauty & Personal Care", "toys_games": "Toys & Games"}
+SIZES = ["S", "M", "L", "XL"]
+SHOE = ["8", "9", "10", "11"]
+# category -> (name, brand, base price, option axes, price step per value of the first axis,
+#              description)
+CATALOG: dict[str, list[tuple[str, str, float, dict[str, list[str]], float, str]]] = {
+    "electronics": [
+        ("Wireless Noise-Cancelling Headphones", "Sonique", 199.99,
+         {"color": ["black", "silver", "midnight blue"]}, 0, "Over-ear, 40h battery, ANC"),
+        ("Smartphone X12", "Novatek", 699.0, {"storage": ["128GB", "256GB", "512GB"],
+                                              "color": ["graphite", "white"]}, 100,
+         "6.1-inch OLED, triple camera"),
+        ("4K Action Camera", "Vistra", 249.99, {"bundle": ["standard", "adventure kit"]}, 60,
+         "Waterproof to 10 m, image stabilisation"),
+        ("Smartwatch Pulse 3", "Novatek", 229.0, {"case size": ["41mm", "45mm"],
+                                                  "band": ["sport", "leather"]}, 30,
+         "GPS, heart rate and sleep tracking"),
+        ("Bluetooth Speaker Boom Mini", "Sonique", 59.99,
+         {"color": ["red", "blue", "black"]}, 0, "Pocket speaker, 12h battery, IP67"),
+        ("Mechanical Keyboard K87", "Keyforge", 129.0,
+         {"switch": ["red", "brown", "blue"], "layout": ["US", "UK"]}, 0,
+         "Tenkeyless, hot-swappable switches"),
+    ],
+    "home_kitchen": [
+        ("Espresso Machine Barista Pro", "Crema", 449.0, {"color": ["stainless", "black"]}, 0,
+         "15-bar pump with steam wand and grinder"),
+        ("Air Fryer 5.5L", "Heatwave", 99.99, {"color": ["black", "white"]}, 0,
+         "8 presets, dishwasher-safe basket"),
+        ("Chef's Knife 8 inch", "Forgewell", 89.0,
+         {"handle": ["walnut", "black composite"]}, 0, "German steel, full tang"),
+        ("Cast Iron Skillet", "Forgewell", 39.99, {"size": ["10 in", "12 in"]}, 10,
+         "Pre-seasoned, oven safe"),
+        ("Cotton Bath Towel Set", "Loomhaus", 49.99,
+         {"pieces": ["4-piece", "6-piece"], "color": ["white", "sage", "navy"]}, 20,
+         "600 gsm organic cotton"),
+        ("Robot Vacuum S6", "Tidybot", 299.0, {"model": ["standard", "self-empty"]}, 150,
+         "Lidar mapping, app control"),
+    ],
+    "clothing": [
+        ("Merino Crew Sweater", "Northloom", 89.0,
+         {"size": SIZES, "color": ["charcoal", "oatmeal"]}, 0, "Fine-gauge merino wool"),
+        ("Classic Denim Jacket", "Riverstone", 79.5,
+         {"size": SIZES, "wash": ["light", "dark"]}, 0, "Rigid cotton denim"),
+        ("Waterproof Rain Shell", "Summitline", 149.0,
+         {"size": SIZES, "color": ["forest", "orange"]}, 0, "3-layer, taped seams"),
+        ("Organic Cotton T-Shirt", "Basics Co", 24.0,
+         {"size": SIZES, "color": ["white", "black"]}, 0, "Regular fit, 180 gsm"),
+        ("Slim Chino Trousers", "Riverstone", 59.0,
+         {"waist": ["30", "32", "34", "36"], "color": ["khaki", "navy"]}, 0,
+         "Stretch cotton twill"),
+        ("Down Puffer Vest", "Summitline", 119.0, {"size": SIZES, "color": ["black", "red"]},
+         0, "650-fill responsible down"),
+    ],
+    "shoes": [
+        ("Trail Running Shoe TR-5", "Stride", 129.99,
+         {"size": SHOE, "color": ["grey/lime", "black"]}, 0, "Grippy lugs, rock plate"),
+        ("Leather Chelsea Boot", "Bramley", 179.0, {"size": SHOE, "color": ["brown", "black"]},
+         0, "Goodyear welted, leather sole"),
+        ("Everyday Canvas Sneaker", "Stride", 54.99, {"size": SHOE, "color": ["white", "navy"]},
+         0, "Vulcanised rubber sole"),
+        ("Hiking Boot Ridge Mid", "Summitline", 159.0, {"size": SHOE}, 0,
+         "Waterproof membrane, ankle support"),
+        ("Recovery Slide", "Stride", 34.99, {"size": ["S", "M", "L"], "color": ["black", "sand"]},
+         0, "Cushioned foam footbed"),
+        ("Court Tennis Shoe", "Acecourt", 99.0, {"size": SHOE}, 0, "Durable herringbone sole"),
+    ],
+    "sports_outdoors": [
+        ("Yoga Mat Pro 6mm", "Asana", 68.0, {"color": ["purple", "teal", "black"]}, 0,
+         "Non-slip natural rubber"),
+        ("Adjustable Dumbbell Set", "IronCore", 329.0, {"max weight": ["24kg", "40kg"]}, 120,
+         "Dial-adjustable pair with stand"),
+        ("2-Person Backpacking Tent", "Summitline", 249.0, {"color": ["olive", "orange"]}, 0,
+         "1.6 kg, freestanding, two doors"),
+        ("Insulated Water Bottle", "Hydrahold", 29.99,
+         {"capacity": ["500ml", "750ml", "1L"], "color": ["steel", "black"]}, 5,
+         "Keeps drinks cold 24h"),
+        ("Road Bike Helmet", "Velo", 89.99, {"size": ["S", "M", "L"], "color": ["white", "black"]},
+         0, "MIPS protection, 18 vents"),
+        ("Carbon Trekking Poles", "Summitline", 119.0, {"length": ["100-125cm", "110-135cm"]},
+         0, "Pair, cork grips, flick locks"),
+    ],
+    "books": [
+        ("The Quiet Orbit", "Harbor House", 18.99, {"format": ["paperback", "hardcover"]}, 10,
+         "A novel by Mira Castell"),
+        ("Practical Python for Data Work", "Linden Press", 44.99,
+         {"format": ["paperback", "hardcover"]}, 15, "Hands-on guide to pandas and SQL"),
+        ("The Salt Road: A History of Trade", "Meridian Books", 24.99,
+         {"format": ["paperback", "hardcover"]}, 10, "Popular history by Idris Vale"),
+        ("Cooking with Fire", "Ember Press", 32.0, {"format": ["hardcover"]}, 0,
+         "Grilling and open-flame cookbook"),
+        ("Mindful Mornings", "Linden Press", 16.5, {"format": ["paperback", "hardcover"]}, 8,
+         "365 short daily meditations"),
+        ("Atlas of Small Islands", "Harbor House", 29.95, {"format": ["hardcover"]}, 0,
+         "Illustrated atlas of remote islands"),
+    ],
+    "beauty": [
+        ("Vitamin C Brightening Serum", "Lumiere", 34.0, {"size": ["30ml", "50ml"]}, 16,
+         "15% vitamin C with ferulic acid"),
+        ("Daily Mineral Sunscreen SPF 50", "Solis", 22.0, {"size": ["50ml", "100ml"]}, 12,
+         "Broad spectrum, reef safe"),
+        ("Hydrating Face Cream", "Lumiere", 42.0, {"skin type": ["normal", "dry"]}, 0,
+         "Ceramides and hyaluronic acid"),
+        ("Argan Hair Oil", "Verdana", 26.0, {"size": ["50ml", "100ml"]}, 14,
+         "Cold-pressed argan oil"),
+        ("Electric Toothbrush SonicClean", "Brightsmile", 79.99, {"color": ["white", "black"]},
+         0, "Pressure sensor, 3 modes"),
+        ("Eau de Parfum Cedar & Fig", "Maison Olea", 95.0, {"size": ["50ml", "100ml"]}, 45,
+         "Woody, warm and fresh"),
+    ],
+    "toys_games": [
+        ("Settlers' Harbor Board Game", "Meeple Works", 49.99,
+         {"edition": ["base", "deluxe"]}, 25, "Strategy game for 3-5 players"),
+        ("1000-Piece Puzzle Lisbon Rooftops", "Puzzlecraft", 21.99, {"pieces": ["1000"]}, 0,
+         "Recycled board, poster included"),
+        ("Building Bricks Space Station", "Brickwise", 89.99, {"set": ["standard"]}, 0,
+         "1,120 pieces, ages 9+"),
+        ("Remote Control Off-Road Car", "Turbotoy", 64.99, {"color": ["red", "blue"]}, 0,
+         "4WD, 30 km/h, rechargeable"),
+        ("Plush Red Panda", "Cuddlebug", 19.99, {"size": ["small", "large"]}, 12,
+         "Super-soft recycled fibre"),
+        ("Kids Science Kit Crystal Lab", "Curio Labs", 34.99, {"kit": ["standard"]}, 0,
+         "Grow 8 crystals, ages 8+"),
+    ],
+}
+REVIEW_TEXT = {
+    5: [("Love it", "Exactly as described and arrived quickly. Would buy again."),
+        ("Excellent quality", "Better than I expected for the price. Highly recommend."),
+        ("Five stars", "Does everything I wanted. Very happy with it.")],
+    4: [("Very good", "Great overall, only a minor quibble with the packaging."),
+        ("Solid choice", "Works well. Took a few days to get used to it.")],
+    3: [("It's okay", "Does the job, but nothing special for the price."),
+        ("Mixed feelings", "Some things are great, others could be better.")],
+    2: [("Disappointed", "Quality felt cheaper than the photos suggested."),
+        ("Not great", "Had issues after two weeks of use.")],
+    1: [("Would not recommend", "Stopped working quickly and support was slow."),
+        ("Poor", "Not as described. I returned it.")],
+}
+COUPONS = [
+    # code, description, kind, value, min spend, category, expires, max discount, single use,
+    # used
+    ("WELCOME10", "10% off your first order", "percent", 10, 0, None, "2026-12-31", 50, True,
+     True),
+    ("SUMMER15", "15% off orders over $75", "percent", 15, 75, None, "2026-07-31", 100, False,
+     False),
+    ("SAVE20", "$20 off orders over $150", "fixed", 20, 150, None, "2026-08-31", None, False,
+     False),
+    ("FREESHIP", "Free standard shipping, any order", "free_shipping", 0, 0, None, "2026-09-30",
+     None, False, False),
+    ("TECH50", "$50 off electronics over $400", "fixed", 50, 400, "electronics", "2026-07-15",
+     None, False, False),
+    ("BOOKWORM", "20% off books", "percent", 20, 20, "books", "2026-12-31", 30, False, False),
+    ("HOME12", "12% off home & kitchen over $60", "percent", 12, 60, "home_kitchen",
+     "2026-06-30", 80, False, False),
+    ("SPRING25", "25% off sitewide (spring sale)", "percent", 25, 50, None, "2026-05-31", 75,
+     False, False),
+    ("FLASH40", "$40 off orders over $200 (flash sale)", "fixed", 40, 200, None, "2026-06-01",
+     None, False, False),
+    ("VIP30", "30% off orders over $300, one use", "percent", 30, 300, None, "2026-10-31", 120,
+     True, False),
+]
+ORDER_PLAN = [  # (days ago placed, status), oldest first
+    (150, "delivered"), (132, "delivered"), (118, "cancelled"), (104, "delivered"),
+    (90, "delivered"), (77, "delivered"), (66, "delivered"), (58, "cancelled"),
+    (51, "delivered"), (44, "delivered"), (38, "delivered"), (33, "delivered"),
+    (29, "delivered"), (25, "delivered"), (21, "delivered"), (18, "cancelled"),
+    (16, "delivered"), (13, "delivered"), (10, "delivered"), (8, "delivered"),
+    (6, "delivered"), (5, "shipped"), (4, "shipped"), (3, "shipped"), (3, "shipped"),
+    (2, "shipped"), (2, "processing"), (1, "processing"), (1, "processing"), (1, "pending"),
+    (0, "pending"), (0, "pending")]
+CARRIERS = ["UPS", "DHL", "FedEx", "DPD"]
+CANCEL_REASONS = ["no longer needed", "ordered by mistake", "found a better price",
+                  "delivery too slow", "other"]
+RETURN_REASONS = ["damaged or defective", "wrong item", "not as described", "size or fit",
+                  "no longer needed"]
+
+
+def tracking_number(rng: random.Random, carrier: str) -> str:
+    if carrier == "UPS":
+        return "1Z" + "".join(rng.choice("0123456789ABCDEFGHJKLMNPRSTVWXY") for _ in range(16))
+    digits = {"DHL": 10, "FedEx": 12, "DPD": 14}[carrier]
+    return "".join(rng.choice("0123456789") for _ in range(digits))
+
+
+def order_totals(subtotal: float, discount: float, free_shipping: bool) -> tuple[float, float]:
+    """(shipping fee, total) for a subtotal and discount."""
+    after = round(subtotal - discount, 2)
+    fee = 0.0 if free_shipping or after >= FREE_SHIPPING_FROM else SHIPPING_FEE
+    return fee, round(after + fee, 2)
+
+
+def _plus(stamp: str, hours: float) -> str:
+    when = dt.datetime.fromisoformat(stamp) + dt.timedelta(hours=hours)
+    return when.isoformat(timespec="minutes")
+
+
+def _events(world: World, rng: random.Random, placed: str, status: str,
+            delivered_at: str | None, out_day: str, city: str) -> list[dict]:
+    """Carrier scan events from label to (maybe) delivery, oldest first."""
+    hub = rng.choice([c.name for c in world.cities if c.name != city])
+    steps = [(_plus(placed, 3), "Fulfillment Center, Amsterdam",
+              "Label created, shipment information sent to carrier"),
+             (_plus(placed, 20), "Fulfillment Center, Amsterdam", "Picked up by carrier"),
+             (_plus(placed, 34), f"Sort Hub, {hub}", "In transit: arrived at sort facility")]
+    if status in ("out_for_delivery", "delivered"):
+        steps.append((f"{out_day}T08:10", f"Local Depot, {city}", "Out for delivery"))
+    if delivered_at is not None:
+        steps.append((delivered_at, city, "Delivered, left at front door"))
+    return [{"time": when, "location": loc, "description": text} for when, loc, text in steps]
+
+
+def build(s: State, world: World, rng: random.Random) -> None:
+    user = world.user
+    country = next(c.country for c in world.cities if c.name == user.city)
+
+    # catalog: products, their variants (purchasable items) and reviews
+    products = s.table("products", key="product_id", kind="product",
+                       hint="use search_products to find product ids")
+    variants = s.table("variants", key="item_id", kind="item",
+                       hint="use get_product to see the item ids of a product's variants")
+    p_rows, v_rows, n_p, n_v = [], [], 0, 0
+    for category, items in CATALOG.items():
+        for name, brand, base, axes, step, desc in items:
+            n_p += 1
+            pid = f"prd_{n_p:04d}"
+            p_rows.append({"product_id": pid, "name": name, "brand": brand,
+                           "category": category, "description": desc, "options": axes,
+                           "listed_at": days_ago(world, rng.randint(40, 700))[:10]})
+            first = next(iter(axes))
+            for combo in itertools.product(*axes.values()):
+                n_v += 1
+                options = dict(zip(axes, combo, strict=True))
+                v_rows.append({"item_id": f"itm_{n_v:04d}", "product_id": pid,
+                               "options": options,
+                               "price": round(base + axes[first].index(options[first]) * step,
+                                              2),
+                               "stock": rng.choice([0, 2, 3, 5, 8, 12, 15, 24, 40])})
+    products.load(p_rows)
+    variants.load(v_rows)
+    reviews = s.table("reviews", key="review_id", kind="review",
+                      hint="use get_product_reviews to see review ids")
+    r_rows = []
+    for p in p_rows:
+        for person in rng.sample(world.people[1:], rng.randint(2, 5)):
+            rating = rng.choices([5, 4, 3, 2, 1], weights=[45, 30, 12, 8, 5])[0]
+            title, body = rng.choice(REVIEW_TEXT[rating])
+            r_rows.append({"review_id": "", "product_id": p["product_id"],
+                           "author_id": person.id, "author_name": person.name,
+                           "rating": rating, "title": title, "body": body,
+                           "created_at": days_ago(world, rng.randint(3, 400), rng),
+                           "verified_purchase": rng.random() < 0.85,
+                           "helpful_votes": rng.choice([0, 0, 1, 2, 3, 5, 8, 13, 21])})
+
+    # the user's account
+    s.set_var("user", {"user_id": user.id, "name": user.name, "email": user.email})
+    addresses = s.table("addresses", key="address_id", kind="address",
+                        hint="use list_addresses to see address ids")
+    company = world.company(user.company_id)
+    other = rng.choice([c for c in world.cities if c.name != user.city])
+    streets = ["Main St", "Oak Ave", "Harbor Rd", "Park Lane", "River Walk", "King St"]
+    addresses.load([
+        {"address_id": "addr_0001", "label": "Home", "recipient_name": user.name,
+         "line1": f"{rng.randint(1, 200)} {rng.choice(streets)}", "line2": "Apt 4B",
+         "city": user.city, "postal_code": f"{rng.randint(10000, 99999)}", "country": country,
+         "phone": user.phone, "is_default": True},
+        {"address_id": "addr_0002", "label": "Work", "recipient_name": f"{user.name} c/o "
+         f"{company.name}", "line1": f"{rng.randint(1, 200)} {rng.choice(streets)}",
+         "line2": "Reception, 3rd floor", "city": company.city,
+         "postal_code": f"{rng.randint(10000, 99999)}",
+         "country": next(c.country for c in world.cities if c.name == company.city),
+         "phone": user.phone, "is_default": False},
+        {"address_id": "addr_0003", "label": "Parents", "recipient_name": f"{user.last_name} "
+         "family", "line1": f"{rng.randint(1, 200)} {rng.choice(streets)}", "line2": None,
+         "city": other.name, "postal_code": f"{rng.randint(10000, 99999)}",
+         "country": other.country, "phone": None, "is_default": False}])
+    s.set_var("__seq_addr", 3)
+    methods = s.table("payment_methods", key="payment_method_id", kind="payment method",
+                      hint="use list_payment_methods to see payment method ids")
+    methods.load([
+        {"payment_method_id": "pm_0001", "kind": "card", "label": "Visa",
+         "last4": f"{rng.randint(1000, 9999)}", "expires": "2028-09", "balance": None,
+         "is_default": True},
+        {"payment_method_id": "pm_0002", "kind": "card", "label": "Mastercard",
+         "last4": f"{rng.randint(1000, 9999)}", "expires": "2026-03", "balance": None,
+         "is_default": False},
+        {"payment_method_id": "pm_0003", "kind": "paypal", "label": f"PayPal ({user.email})",
+         "last4": None, "expires": None, "balance": None, "is_default": False},
+        {"payment_method_id": "pm_0004", "kind": "gift_card", "label": "Gift card",
+         "last4": f"{rng.randint(1000, 9999)}", "expires": None,
+         "balance": float(rng.choice([25, 40, 60, 75])), "is_default": False}])
+    coupons = s.table("coupons", key="code", kind="coupon",
+                      hint="coupon codes come from promotions the user received")
+    coupons.load([dict(zip(("code", "description", "kind", "value", "min_spend", "category",
+                            "expires_at", "max_discount", "single_use", "used"), c,
+                           strict=True)) for c in COUPONS])
+    s.set_var("coupon_code", None)
+
+    # order history; delivered orders feed the user's reviews and returns
+    orders = s.table("orders", key="order_id", kind="order",
+                     hint="use list_orders to see order ids")
+    shipments = s.table("shipments", key="shipment_id", kind="shipment",
+                        hint="use get_order to see an order's shipment")
+    home = addresses.get("addr_0001")
+    o_rows, sh_rows = [], []
+    for i, (age, status) in enumerate(ORDER_PLAN):
+        oid = f"ord_{i + 1:04d}"
+        items = []
+        for v in rng.sample(v_rows, rng.choice([1, 1, 2, 2, 3])):
+            p = products.get(v["product_id"])
+            items.append({"item_id": v["item_id"], "product_id": p["product_id"],
+                          "name": p["name"], "options": v["options"],
+                          "quantity": rng.choice([1, 1, 1, 2]), "unit_price": v["price"]})
+        subtotal = round(sum(it["unit_price"] * it["quantity"] for it in items), 2)
+        code, discount = ("WELCOME10", min(round(subtotal * 0.1, 2), 50.0)) if i == 0 \
+            else (None, 0.0)
+        fee, total = order_totals(subtotal, discount, False)
+        placed = days_ago(world, age, rng) if age else f"{TODAY}T{8 + i % 3:02d}:{i:02d}"
+        if o_rows and placed <= o_rows[-1]["placed_at"]:  # ids follow the order of placing
+            placed = _plus(o_rows[-1]["placed_at"], 0.75)
+        delivered_at = None
+        if status == "delivered":
+            day = TODAY - dt.timedelta(days=age - rng.randint(2, 4))
+            delivered_at = f"{day}T{rng.randint(10, 18)}:{rng.choice(['05', '20', '40'])}"
+        address = home if rng.random() < 0.75 else addresses.get("addr_0002")
+        row = {"order_id": oid, "status": status, "placed_at": placed, "items": items,
+               "subtotal": subtotal, "discount": discount, "coupon_code": code,
+               "shipping_fee": fee, "total": total, "address": address,
+               "payment_method_id": rng.choice(["pm_0001", "pm_0001", "pm_0003"]),
+               "shipment_id": None, "delivered_at": delivered_at,
+               "cancelled_at": _plus(placed, 2) if status == "cancelled" else None,
+               "cancel_reason": rng.choice(CANCEL_REASONS) if status == "cancelled" else None}
+        if status in ("shipped", "delivered"):
+            carrier = rng.choice(CARRIERS)
+            sh_status = ("delivered" if status == "delivered" else "out_for_delivery"
+                         if age <= 2 else "in_transit")
+            eta = (delivered_at[:10] if delivered_at
+                   else (TODAY + dt.timedelta(days=0 if age <= 2 else age % 3 + 1)).isoformat())
+            sid = f"shp_{len(sh_rows) + 1:04d}"
+            sh_rows.append({
+                "shipment_id": sid, "order_id": oid, "carrier": carrier,
+                "tracking_number": tracking_number(rng, carrier), "status": sh_status,
+                "estimated_delivery": eta, "delivered_at": delivered_at,
+                "events": _events(world, rng, placed, sh_status, delivered_at, eta,
+                                  address["city"])})
+            row["shipment_id"] = sid
+        o_rows.append(row)
+    orders.load(o_rows)
+    shipments.load(sh_rows)
+    s.set_var("__seq_ord", len(o_rows))
+
+    # past returns and the user's own reviews of things they received
+    returns = s.table("returns", key="return_id", kind="return",
+                      hint="use get_order to see an order's return ids")
+    ret_rows = []
+    for j, (idx, status) in enumerate([(3, "refunded"), (13, "received")]):
+        order = o_rows[idx]
+        item = order["items"][0]
+        ret_rows.append({"return_id": f"ret_{j + 1:04d}", "order_id": order["order_id"],
+                         "items": [{"item_id": item["item_id"], "name": item["name"],
+                                    "quantity": item["quantity"],
+                                    "refund": round(item["unit_price"] * item["quantity"], 2)}],
+                         "reason": rng.choice(RETURN_REASONS), "status": status,
+                         "refund_amount": round(item["unit_price"] * item["quantity"], 2),
+                         "refund_to": order["payment_method_id"],
+                         "created_at": days_ago(world, ORDER_PLAN[idx][0] - 6, rng),
+                         "rma_code": f"RMA-{rng.randint(100000, 999999)}"})
+    returns.load(ret_rows)
+    s.set_var("__seq_ret", len(ret_rows))
+    for idx in (0, 5):
+        order = o_rows[idx]
+        rating = rng.choice([4, 5])
+        title, body = rng.choice(REVIEW_TEXT[rating])
+        r_rows.append({"review_id": "", "product_id": order["items"][0]["product_id"],
+                       "author_id": user.id, "author_name": user.name, "rating": rating,
+                       "title": title, "body": body,
+                       "created_at": days_ago(world, ORDER_PLAN[idx][0] - 10, rng),
+                       "verified_purchase": True, "helpful_votes": rng.choice([0, 1, 2])})
+    r_rows.sort(key=lambda r: (r["created_at"], r["product_id"], r["author_id"]))
+    for k, r in enumerate(r_rows):
+        r["review_id"] = f"rev_{k + 1:04d}"
+    reviews.load(r_rows)
+    s.set_var("__seq_rev", len(r_rows))
+
+    # a cart in progress and a wishlist
+    cart = s.table("cart", key="item_id", kind="cart line",
+                   hint="use view_cart to see the items in the cart")
+    in_stock = [v for v in v_rows if v["stock"] >= 3]
+    cart.load([{"item_id": v["item_id"], "quantity": 1,
+                "added_at": days_ago(world, rng.randint(1, 5), rng)}
+               for v in sorted(rng.sample(in_stock, 2), key=lambda v: v["item_id"])])
+    wishlist = s.table("wishlist", key="product_id", kind="wishlist entry",
+                       hint="use view_wishlist to see saved products")
+    wishlist.load([{"product_id": p["product_id"],
+                    "added_at": days_ago(world, rng.randint(2, 90), rng)}
+                   for p in sorted(rng.sample(p_rows, 5), key=lambda p: p["product_id"])])

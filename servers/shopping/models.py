@@ -1,0 +1,233 @@
+"""shopping: the tools' output shapes (TypedDicts become the MCP output schemas)."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class Category(TypedDict):
+    category: str
+    name: str
+    product_count: int
+
+
+class CategoryList(TypedDict):
+    categories: list[Category]
+
+
+class ProductSummary(TypedDict):
+    product_id: str
+    name: str
+    brand: str
+    category: str
+    price_min: float
+    price_max: float
+    rating: float | None
+    review_count: int
+    in_stock: bool
+
+
+class ProductList(TypedDict):
+    products: list[ProductSummary]
+    total: int
+
+
+class Variant(TypedDict):
+    item_id: str
+    options: dict
+    price: float
+    stock: int
+    available: bool
+
+
+class ProductDetail(TypedDict):
+    product_id: str
+    name: str
+    brand: str
+    category: str
+    description: str
+    options: dict
+    rating: float | None
+    review_count: int
+    variants: list[Variant]
+
+
+class Review(TypedDict):
+    review_id: str
+    product_id: str
+    author_name: str
+    rating: int
+    title: str
+    body: str
+    created_at: str
+    verified_purchase: bool
+    helpful_votes: int
+
+
+class ReviewList(TypedDict):
+    product_id: str
+    average_rating: float | None
+    review_count: int
+    reviews: list[Review]
+
+
+class CartLine(TypedDict):
+    item_id: str
+    product_id: str
+    name: str
+    options: dict
+    unit_price: float
+    quantity: int
+    line_total: float
+    stock: int
+
+
+class Cart(TypedDict):
+    lines: list[CartLine]
+    item_count: int
+    subtotal: float
+    coupon_code: str | None
+    discount: float
+    shipping_fee: float
+    total: float
+    notice: str | None
+
+
+class Address(TypedDict):
+    address_id: str
+    label: str
+    recipient_name: str
+    line1: str
+    line2: str | None
+    city: str
+    postal_code: str
+    country: str
+    phone: str | None
+    is_default: bool
+
+
+class AddressList(TypedDict):
+    addresses: list[Address]
+
+
+class PaymentMethod(TypedDict):
+    payment_method_id: str
+    kind: str
+    label: str
+    last4: str | None
+    expires: str | None
+    expired: bool
+    balance: float | None
+    is_default: bool
+
+
+class PaymentMethodList(TypedDict):
+    payment_methods: list[PaymentMethod]
+
+
+class OrderItem(TypedDict):
+    item_id: str
+    product_id: str
+    name: str
+    options: dict
+    quantity: int
+    unit_price: float
+    returned: bool
+
+
+class ShipmentSummary(TypedDict):
+    shipment_id: str
+    carrier: str
+    tracking_number: str
+    status: str
+    estimated_delivery: str
+
+
+class Order(TypedDict):
+    order_id: str
+    status: str
+    placed_at: str
+    items: list[OrderItem]
+    subtotal: float
+    coupon_code: str | None
+    discount: float
+    shipping_fee: float
+    total: float
+    shipping_address: Address
+    payment_method_id: str
+    payment_label: str
+    shipment: ShipmentSummary | None
+    delivered_at: str | None
+    return_window_ends: str | None
+    cancelled_at: str | None
+    cancel_reason: str | None
+    return_ids: list[str]
+
+
+class OrderSummary(TypedDict):
+    order_id: str
+    status: str
+    placed_at: str
+    item_count: int
+    item_names: list[str]
+    total: float
+
+
+class OrderList(TypedDict):
+    orders: list[OrderSummary]
+    total: int
+
+
+class CancelOut(TypedDict):
+    order: Order
+    refund_amount: float
+    refunded_to: str
+
+
+class ReturnItem(TypedDict):
+    item_id: str
+    name: str
+    quantity: int
+    refund: float
+
+
+class Return(TypedDict):
+    return_id: str
+    order_id: str
+    items: list[ReturnItem]
+    reason: str
+    status: str
+    refund_amount: float
+    refund_to: str
+    created_at: str
+    rma_code: str
+
+
+class TrackingEvent(TypedDict):
+    time: str
+    location: str
+    description: str
+
+
+class Tracking(TypedDict):
+    shipment_id: str
+    order_id: str
+    carrier: str
+    tracking_number: str
+    status: str
+    estimated_delivery: str
+    delivered_at: str | None
+    events: list[TrackingEvent]
+
+
+class WishlistEntry(TypedDict):
+    product_id: str
+    name: str
+    price_min: float
+    in_stock: bool
+    added_at: str
+
+
+class Wishlist(TypedDict):
+    items: list[WishlistEntry]
+    total: int

@@ -1,0 +1,96 @@
+"""retail_chain domain rules: stock holds, reservation lifecycle, transfers, loyalty points."""
+
+from __future__ import annotations
+
+import pytest
+
+from servers.core.runtime import Runtime
+from servers.retail_chain import DOMAIN
+
+
+@pytest.fixture
+def rt() -> Runtime:
+    return Runtime(DOMAIN, default_seed=0)
+
+
+def _available(rt: Runtime, product_id: str, store_id: str) -> int:
+    out = rt.call("check_inventory", {"product_id": product_id, "store_id": store_id})
+    assert out.ok, out.error
+    return next(r["available"] for r in out.payload["stores"] if r["store_id"] == store_id)
+
+
+def _digest(rt: Runtime) -> str:
+    return rt.session(None).state.digest()
+
+
+def test_reservation_holds_stock_and_cancel_releases_it_once(rt):
+    before = _available(rt, "sku_1026", "pl_0021")
+    res = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": "sku_1026",
+                                         "quantity": 3})
+    assert res.ok and res.payload["status"] == "confirmed" and res.payload["total"] == 29.97
+    assert _available(rt, "sku_1026", "pl_0021") == before - 3
+    rid = res.payload["reservation_id"]
+    assert rt.call("cancel_reservation", {"reservation_id": rid}).ok
+    assert _available(rt, "sku_1026", "pl_0021") == before
+    digest = _digest(rt)
+    again = rt.call("cancel_reservation", {"reservation_id": rid})
+    assert not again.ok and "cancelled" in again.error
+    assert _digest(rt) == digest
+
+
+def test_cannot_reserve_more_than_available(rt):
+    available = _available(rt, "sku_1025", "pl_0021")  # 2 of 4 already held by reservations
+    digest = _digest(rt)
+    out = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": "sku_1025",
+                                         "quantity": available + 1})
+    assert not out.ok and f"only {available} unit(s)" in out.error
+    assert _digest(rt) == digest
+
+
+def test_store_without_click_and_collect_refuses_reservations(rt):
+    stores = rt.call("find_stores", {}).payload["stores"]
+    no_pickup = next(s for s in stores if not s["pickup_available"])
+    carried = rt.session(None).state["inventory"].rows(
+        lambda r: r["store_id"] == no_pickup["store_id"] and r["on_hand"] > 0)[0]
+    out = rt.call("reserve_for_pickup", {"store_id": no_pickup["store_id"],
+                                         "product_id": carried["product_id"]})
+    assert not out.ok and "click & collect" in out.error
+
+
+def test_sunday_opening_follows_local_trading_laws(rt):
+    sunday = rt.call("find_stores", {"city": "berlin", "open_at": "2026-06-21T12:00"})
+    assert sunday.ok and sunday.payload["total"] == 0
+    saturday = rt.call("find_stores", {"city": "Berlin", "open_at": "2026-06-20T12:00"})
+    assert saturday.payload["total"] == 2
+    bad = rt.call("find_stores", {"city": "Atlantis"})
+    assert not bad.ok and "Berlin" in bad.error
+
+
+def test_transfer_moves_stock_and_cancel_sends_it_back(rt):
+    state = rt.session(None).state
+    src_before = state["inventory"].get("pl_0022/sku_1018")["on_hand"]
+    out = rt.call("request_store_transfer", {"product_id": "sku_1018",
+                                             "from_store_id": "pl_0022",
+                                             "to_store_id": "pl_0021", "quantity": 2})
+    assert out.ok and out.payload["status"] == "in_transit"
+    assert state["inventory"].get("pl_0022/sku_1018")["on_hand"] == src_before - 2
+    assert rt.call("cancel_reservation", {"reservation_id": out.payload["reservation_id"]}).ok
+    assert state["inventory"].get("pl_0022/sku_1018")["on_hand"] == src_before
+    abroad = rt.call("request_store_transfer", {"product_id": "sku_1018",
+                                                "from_store_id": "pl_0022",
+                                                "to_store_id": "pl_0009"})
+    assert not abroad.ok and "one country" in abroad.error
+
+
+def test_redeeming_points_deducts_exactly_and_issues_a_voucher(rt):
+    points = rt.call("get_loyalty_account", {}).payload["points"]
+    out = rt.call("redeem_points", {"points": 1000})
+    assert out.ok and out.payload["points_remaining"] == points - 1000
+    assert out.payload["voucher"]["value"] == 10.0
+    active = rt.call("list_vouchers", {"status": "active"}).payload["vouchers"]
+    assert out.payload["voucher"]["voucher_id"] in [v["voucher_id"] for v in active]
+    digest = _digest(rt)
+    too_many = rt.call("redeem_points", {"points": 5000})
+    assert not too_many.ok and "not enough points" in too_many.error
+    assert _digest(rt) == digest
+    assert rt.call("get_loyalty_account", {}).payload["points"] == points - 1000
