@@ -66,4 +66,5 @@ class Domain:
     def new_state(self, world: World, rng: random.Random) -> State:
         state = State()
         self.build(state, world, rng)
+        state.commit()  # generation is not undoable
         return state

@@ -143,6 +143,8 @@ def check_value(value: Any, schema: dict, where: str) -> Any:
     actual = _json_type(value)
     if kind == "integer" and actual == "number" and float(value).is_integer():
         value, actual = int(value), "integer"
+    elif kind == "number" and actual == "integer":
+        value = float(value)  # one Python type per schema type: amounts stay floats in state
     ok = (kind is None or actual == kind or (kind == "number" and actual == "integer"))
     if not ok:
         raise SchemaError(f"argument {where} must be {_JSON_NAMES.get(kind, kind)}, "

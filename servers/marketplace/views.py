@@ -1,0 +1,81 @@
+"""marketplace: the session clock and the rows-to-output shapes shared by the tools."""
+
+from __future__ import annotations
+
+from servers.core.state import Row, State
+from servers.marketplace.schemas import (
+    Conversation,
+    Listing,
+    ListingSummary,
+    Message,
+    Offer,
+    Review,
+)
+
+
+def now(s: State) -> str:
+    """Session clock: from 12:00 on the reference day, one minute per change."""
+    m = 12 * 60 + s.var("clock", 0)
+    return f"2026-06-15T{m // 60:02d}:{m % 60:02d}"
+
+
+def tick(s: State) -> str:
+    s.set_var("clock", min(s.var("clock", 0) + 1, 11 * 60 + 59))
+    return now(s)
+
+
+def user_id(s: State) -> str:
+    return s.var("user_id")
+
+
+def name(s: State, person_id: str) -> str:
+    return s["sellers"].get(person_id)["name"]
+
+
+def rating(s: State, seller_id: str) -> tuple[float | None, int]:
+    marks = [r["rating"] for r in s["reviews"].rows(lambda r: r["seller_id"] == seller_id)]
+    return (round(sum(marks) / len(marks), 2) if marks else None), len(marks)
+
+
+def summary(s: State, row: Row) -> ListingSummary:
+    return {k: row[k] for k in ("listing_id", "title", "category", "condition", "price",
+                                "city", "seller_id", "status", "created_at")} | {
+        "currency": "USD", "seller_name": name(s, row["seller_id"])}
+
+
+def listing(s: State, row: Row) -> Listing:
+    pending = s["offers"].rows(lambda o: o["listing_id"] == row["listing_id"]
+                               and o["status"] == "pending")
+    return {**row, "currency": "USD", "seller_name": name(s, row["seller_id"]),
+            "seller_rating": rating(s, row["seller_id"])[0],
+            "is_mine": row["seller_id"] == user_id(s), "pending_offers": len(pending)}
+
+
+def offer(s: State, row: Row) -> Offer:
+    listing = s["listings"].get(row["listing_id"])
+    return {**row, "listing_title": listing["title"], "asking_price": listing["price"],
+            "direction": "made" if row["buyer_id"] == user_id(s) else "received",
+            "buyer_name": name(s, row["buyer_id"]), "seller_name": name(s, row["seller_id"])}
+
+
+def review(s: State, row: Row) -> Review:
+    return {**row, "reviewer_name": name(s, row["reviewer_id"])}
+
+
+def message(s: State, row: Row) -> Message:
+    return {"message_id": row["message_id"], "sender_id": row["sender_id"],
+            "sender_name": name(s, row["sender_id"]), "text": row["text"],
+            "sent_at": row["sent_at"]}
+
+
+def conversation(s: State, row: Row) -> Conversation:
+    me = user_id(s)
+    other = row["seller_id"] if row["buyer_id"] == me else row["buyer_id"]
+    msgs = s["messages"].rows(lambda m: m["conversation_id"] == row["conversation_id"])
+    msgs.sort(key=lambda m: (m["sent_at"], m["message_id"]))
+    return {"conversation_id": row["conversation_id"], "listing_id": row["listing_id"],
+            "listing_title": s["listings"].get(row["listing_id"])["title"],
+            "my_role": "buyer" if row["buyer_id"] == me else "seller",
+            "other_party_id": other, "other_party_name": name(s, other),
+            "unread": row["unread"], "last_message_at": row["last_message_at"],
+            "messages": [message(s, m) for m in msgs]}

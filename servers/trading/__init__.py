@@ -1,0 +1,346 @@
+"""trading: a brokerage account (quotes, positions, cash, orders, trades, watchlists).
+
+Listed companies are the world's companies plus well-known large caps; the account belongs to
+the world's principal. Quotes are fixed for the session (one trading day, market open), so
+market orders fill at the quoted price and the same calls always give the same result.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from servers.core.domain import Domain
+from servers.core.errors import ToolError
+from servers.core.schema import Arg
+from servers.core.state import Row, State
+from servers.trading.generate import (
+    OPEN_MINUTE,
+    PRICE_COLLAR,
+    TODAY,
+    apply_fill,
+    build,
+    reserved_cash,
+)
+from servers.trading.schemas import (
+    Account,
+    MarketStatus,
+    Order,
+    OrderList,
+    OrderStatus,
+    OrderType,
+    PlacedOrder,
+    Position,
+    PositionList,
+    Quote,
+    Sector,
+    Side,
+    SymbolList,
+    SymbolMatch,
+    TimeInForce,
+    TradeList,
+    Watchlist,
+    WatchlistList,
+)
+
+DOMAIN = Domain("trading", "Brokerage account: quotes, positions, orders, trades, watchlists.",
+                build)
+
+
+# ----------------------------------------------------------------------------- helpers
+def _now(s: State) -> str:
+    """Session clock: a minute after 10:30 per order placed or changed today."""
+    m = OPEN_MINUTE + s.var("clock", 0)
+    return f"{TODAY}T{m // 60:02d}:{m % 60:02d}"
+
+
+def _tick(s: State) -> str:
+    s.set_var("clock", min(s.var("clock", 0) + 1, 16 * 60 - 1 - OPEN_MINUTE))
+    return _now(s)
+
+
+def _stock(s: State, symbol: str) -> Row:
+    row = s["stocks"].find(symbol.strip().upper())
+    if row is None:
+        raise ToolError(f"unknown symbol {symbol!r}; use search_symbols to look up a ticker "
+                        "by company name")
+    return row
+
+
+def _match(row: Row) -> SymbolMatch:
+    return {"symbol": row["symbol"], "name": row["name"], "exchange": row["exchange"],
+            "sector": row["sector"], "price": row["price"],
+            "change_percent": _pct(row["price"] - row["previous_close"], row["previous_close"])}
+
+
+def _pct(delta: float, base: float) -> float:
+    return round(100 * delta / base, 2) if base else 0.0
+
+
+def _reserved_shares(s: State, symbol: str) -> int:
+    return sum(o["quantity"] for o in s["orders"].rows()
+               if o["status"] == "open" and o["side"] == "sell" and o["symbol"] == symbol)
+
+
+def _buying_power(s: State) -> float:
+    return round(s.var("cash") - reserved_cash(s), 2)
+
+
+def _position(s: State, row: Row) -> Position:
+    stock = s["stocks"].get(row["symbol"])
+    qty, price = row["quantity"], stock["price"]
+    basis = round(qty * row["average_cost"], 2)
+    value = round(qty * price, 2)
+    return {"symbol": row["symbol"], "name": stock["name"], "quantity": qty,
+            "average_cost": round(row["average_cost"], 2), "price": price,
+            "market_value": value, "cost_basis": basis, "unrealized_pl": round(value - basis, 2),
+            "unrealized_pl_percent": _pct(value - basis, basis),
+            "day_change": round(qty * (price - stock["previous_close"]), 2)}
+
+
+def _watchlist(s: State, row: Row) -> Watchlist:
+    return {"watchlist_id": row["watchlist_id"], "name": row["name"],
+            "symbols": [_match(s["stocks"].get(x)) for x in row["symbols"]]}
+
+
+def _default_watchlist(s: State, watchlist_id: str | None) -> Row:
+    return s["watchlists"].get(watchlist_id or "wl_001")
+
+
+Symbol = Annotated[str, Arg("Ticker symbol, e.g. 'AAPL' (from search_symbols)", min_length=1,
+                            max_length=10)]
+Limit = Annotated[int, Arg("Most recent first, at most this many", minimum=1, maximum=100)]
+WatchlistId = Annotated[str | None, Arg(
+    "Watchlist id, e.g. 'wl_002' (from get_watchlists; default: the 'Main' list wl_001)")]
+
+
+# ----------------------------------------------------------------------------- tools
+@DOMAIN.tool(read_only=True)
+def get_market_status(s: State) -> MarketStatus:
+    """Tell whether the stock market is open now, with the current time and session hours."""
+    return {"status": "open", "as_of": _now(s), "time_zone": "America/New_York",
+            "session_open": "09:30", "session_close": "16:00",
+            "next_close": f"{TODAY}T16:00", "exchanges": ["NYSE", "NASDAQ"]}
+
+
+@DOMAIN.tool(read_only=True)
+def search_symbols(
+        s: State,
+        query: Annotated[str | None, Arg("Part of a ticker or company name (case-insensitive)",
+                                         min_length=1)] = None,
+        sector: Annotated[Sector | None, Arg("Only stocks in this sector")] = None,
+        min_price: Annotated[float | None, Arg("Only stocks priced at least this (USD)",
+                                               minimum=0)] = None,
+        max_price: Annotated[float | None, Arg("Only stocks priced at most this (USD)",
+                                               minimum=0)] = None) -> SymbolList:
+    """Find stocks by ticker or company name, optionally filtered by sector and price range."""
+    q = (query or "").strip().lower()
+    found = [r for r in s["stocks"].rows()
+             if (q in r["symbol"].lower() or q in r["name"].lower())
+             and (sector is None or r["sector"] == sector)
+             and (min_price is None or r["price"] >= min_price)
+             and (max_price is None or r["price"] <= max_price)]
+    found.sort(key=lambda r: (r["symbol"].lower() != q, r["symbol"]))  # exact ticker first
+    return {"symbols": [_match(r) for r in found], "total": len(found)}
+
+
+@DOMAIN.tool(read_only=True)
+def get_quote(s: State, symbol: Symbol) -> Quote:
+    """Get a stock's latest price, day change, open, high, low and volume."""
+    row = _stock(s, symbol)
+    change = round(row["price"] - row["previous_close"], 2)
+    return {**row, "currency": "USD", "change": change,
+            "change_percent": _pct(change, row["previous_close"]), "as_of": _now(s)}
+
+
+@DOMAIN.tool(read_only=True)
+def get_account_summary(s: State) -> Account:
+    """Show the account's cash, buying power (cash not held for open buy orders) and equity."""
+    held = [_position(s, r) for r in s["positions"].rows()]
+    value = round(sum(p["market_value"] for p in held), 2)
+    return {"account_id": s.var("account_id"), "owner_name": s.var("owner_name"),
+            "currency": "USD", "cash": s.var("cash"), "buying_power": _buying_power(s),
+            "positions_value": value, "equity": round(s.var("cash") + value, 2),
+            "unrealized_pl": round(sum(p["unrealized_pl"] for p in held), 2),
+            "day_change": round(sum(p["day_change"] for p in held), 2),
+            "open_orders": len(s["orders"].rows(lambda o: o["status"] == "open"))}
+
+
+@DOMAIN.tool(read_only=True)
+def list_positions(s: State) -> PositionList:
+    """List the stocks the account holds with quantity, average cost, value and profit/loss."""
+    held = [_position(s, r) for r in s["positions"].rows()]
+    held.sort(key=lambda p: -p["market_value"])
+    return {"positions": held,
+            "total_market_value": round(sum(p["market_value"] for p in held), 2)}
+
+
+@DOMAIN.tool(read_only=False)
+def place_order(
+        s: State, symbol: Symbol,
+        side: Annotated[Side, Arg("buy or sell")],
+        quantity: Annotated[int, Arg("Number of whole shares", minimum=1, maximum=100000)],
+        order_type: Annotated[OrderType, Arg(
+            "market: fill now at the quoted price; limit: fill only at limit_price or better"
+        )] = "market",
+        limit_price: Annotated[float | None, Arg(
+            "Limit price in USD (required for limit orders, not allowed for market orders)",
+            minimum=0.01)] = None,
+        time_in_force: Annotated[TimeInForce, Arg(
+            "How long an unfilled limit order stays open: day or gtc (good till cancelled)"
+        )] = "day") -> PlacedOrder:
+    """Place a buy or sell order. Market orders fill at once at the quoted price; a limit
+    order fills at once if the quote is at or better than its limit, else it stays open."""
+    stock = _stock(s, symbol)
+    sym, price = stock["symbol"], stock["price"]
+    if order_type == "limit":
+        if limit_price is None:
+            raise ToolError("limit orders need limit_price; use get_quote to see the current "
+                            "price, or place a market order")
+        if abs(limit_price - price) > PRICE_COLLAR * price:
+            raise ToolError(f"limit price {limit_price:.2f} is more than 50% away from {sym}'s "
+                            f"last price {price:.2f}; check the price with get_quote")
+    elif limit_price is not None:
+        raise ToolError("limit_price is only for limit orders; drop it or set order_type "
+                        "to 'limit'")
+    fills = (order_type == "market" or (side == "buy" and limit_price >= price)
+             or (side == "sell" and limit_price <= price))
+    if side == "buy":
+        cost = round(quantity * (price if fills else limit_price), 2)
+        power = _buying_power(s)
+        if cost > power:
+            raise ToolError(f"insufficient buying power: {quantity} {sym} needs {cost:.2f} USD "
+                            f"but buying power is {power:.2f} USD; buy at most "
+                            f"{int(power // (price if fills else limit_price))} shares")
+    else:
+        pos = s["positions"].find(sym)
+        owned = pos["quantity"] if pos else 0
+        free = owned - _reserved_shares(s, sym)
+        if quantity > free:
+            held = f"you hold {owned} {sym}" + (
+                f" ({owned - free} reserved by open sell orders)" if owned != free else "")
+            raise ToolError(f"cannot sell {quantity} {sym}: {held}; at most {free} can be "
+                            "sold (short selling is not allowed; see list_positions)")
+    when = _tick(s)
+    order = s["orders"].insert({
+        "order_id": s.next_id("ord"), "symbol": sym, "side": side, "order_type": order_type,
+        "quantity": quantity, "limit_price": None if limit_price is None else float(limit_price),
+        "time_in_force": time_in_force, "status": "filled" if fills else "open",
+        "filled_price": price if fills else None, "created_at": when, "updated_at": when})
+    trade = None
+    if fills:
+        trade = apply_fill(s, order["order_id"], sym, side, quantity, price, when,
+                            s.next_id("trd"))
+    return {"order": order, "trade": trade, "cash": s.var("cash"),
+            "buying_power": _buying_power(s)}
+
+
+@DOMAIN.tool(read_only=False)
+def cancel_order(s: State, order_id: Annotated[str, Arg(
+        "Id of an open order, e.g. 'ord_0031' (from list_orders)")]) -> Order:
+    """Cancel an open (unfilled) limit order, releasing the cash or shares it held."""
+    order = s["orders"].get(order_id)
+    if order["status"] != "open":
+        raise ToolError(f"order {order_id} is already {order['status']}; only open orders can "
+                        "be cancelled (list_orders with status 'open' shows them)")
+    return s["orders"].update(order_id, status="cancelled", updated_at=_tick(s))
+
+
+@DOMAIN.tool(read_only=True)
+def list_orders(
+        s: State,
+        status: Annotated[OrderStatus | None, Arg("Only orders with this status")] = None,
+        symbol: Annotated[str | None, Arg("Only orders for this ticker symbol")] = None,
+        side: Annotated[Side | None, Arg("Only buy or only sell orders")] = None,
+        limit: Limit = 20) -> OrderList:
+    """List the account's orders, most recent first."""
+    sym = _stock(s, symbol)["symbol"] if symbol is not None else None
+    rows = [o for o in s["orders"].rows()
+            if (status is None or o["status"] == status)
+            and (sym is None or o["symbol"] == sym) and (side is None or o["side"] == side)]
+    rows.sort(key=lambda o: (o["created_at"], o["order_id"]), reverse=True)
+    return {"orders": rows[:limit], "total": len(rows)}
+
+
+@DOMAIN.tool(read_only=True)
+def get_order(s: State, order_id: Annotated[str, Arg(
+        "Order id, e.g. 'ord_0007' (from list_orders or place_order)")]) -> Order:
+    """Get one order's details and status (open, filled or cancelled)."""
+    return s["orders"].get(order_id)
+
+
+@DOMAIN.tool(read_only=True)
+def list_trades(
+        s: State,
+        symbol: Annotated[str | None, Arg("Only trades in this ticker symbol")] = None,
+        side: Annotated[Side | None, Arg("Only buys or only sells")] = None,
+        limit: Limit = 20) -> TradeList:
+    """List executed trades (fills), most recent first, with realized profit/loss on sells."""
+    sym = _stock(s, symbol)["symbol"] if symbol is not None else None
+    rows = [t for t in s["trades"].rows()
+            if (sym is None or t["symbol"] == sym) and (side is None or t["side"] == side)]
+    rows.sort(key=lambda t: (t["executed_at"], t["trade_id"]), reverse=True)
+    return {"trades": rows[:limit], "total": len(rows)}
+
+
+@DOMAIN.tool(read_only=True)
+def get_watchlists(s: State, watchlist_id: Annotated[str | None, Arg(
+        "Only this watchlist, e.g. 'wl_001' (default: all watchlists)")] = None
+                   ) -> WatchlistList:
+    """Show the user's watchlists with the current price of every symbol on them."""
+    if watchlist_id is not None:
+        return {"watchlists": [_watchlist(s, s["watchlists"].get(watchlist_id))]}
+    return {"watchlists": [_watchlist(s, r) for r in s["watchlists"].rows()]}
+
+
+@DOMAIN.tool(read_only=False)
+def add_to_watchlist(s: State, symbol: Symbol, watchlist_id: WatchlistId = None) -> Watchlist:
+    """Add a stock to a watchlist (the 'Main' list unless another is given)."""
+    wl = _default_watchlist(s, watchlist_id)
+    sym = _stock(s, symbol)["symbol"]
+    if sym in wl["symbols"]:
+        raise ToolError(f"{sym} is already on watchlist {wl['watchlist_id']} "
+                        f"({wl['name']!r})")
+    if len(wl["symbols"]) >= 50:
+        raise ToolError(f"watchlist {wl['watchlist_id']} is full (50 symbols); remove one "
+                        "first")
+    row = s["watchlists"].update(wl["watchlist_id"], symbols=[*wl["symbols"], sym])
+    return _watchlist(s, row)
+
+
+@DOMAIN.tool(read_only=False)
+def remove_from_watchlist(s: State, symbol: Symbol,
+                          watchlist_id: WatchlistId = None) -> Watchlist:
+    """Remove a stock from a watchlist (the 'Main' list unless another is given)."""
+    wl = _default_watchlist(s, watchlist_id)
+    sym = symbol.strip().upper()
+    if sym not in wl["symbols"]:
+        raise ToolError(f"{symbol!r} is not on watchlist {wl['watchlist_id']} "
+                        f"({wl['name']!r}); it holds {', '.join(wl['symbols']) or 'nothing'}")
+    row = s["watchlists"].update(wl["watchlist_id"],
+                                 symbols=[x for x in wl["symbols"] if x != sym])
+    return _watchlist(s, row)
+
+
+# Calls that succeed in this order on a fresh session (seed 0): used by the contract tests and
+# as documentation of each tool's use.
+EXAMPLES: list[tuple[str, dict]] = [
+    ("get_market_status", {}),
+    ("search_symbols", {"query": "apple"}),
+    ("search_symbols", {"sector": "Technology", "max_price": 200}),
+    ("get_quote", {"symbol": "AAPL"}),
+    ("get_account_summary", {}),
+    ("list_positions", {}),
+    ("list_orders", {"status": "open"}),
+    ("get_order", {"order_id": "ord_0042"}),
+    ("place_order", {"symbol": "AAPL", "side": "buy", "quantity": 5}),
+    ("place_order", {"symbol": "KO", "side": "buy", "quantity": 10, "order_type": "limit",
+                     "limit_price": 55.0, "time_in_force": "gtc"}),
+    ("place_order", {"symbol": "XOM", "side": "sell", "quantity": 2}),
+    ("cancel_order", {"order_id": "ord_0043"}),
+    ("list_orders", {"symbol": "XOM", "side": "sell", "limit": 5}),
+    ("list_trades", {"symbol": "XOM"}),
+    ("get_watchlists", {}),
+    ("get_watchlists", {"watchlist_id": "wl_002"}),
+    ("add_to_watchlist", {"symbol": "TSLA", "watchlist_id": "wl_002"}),
+    ("remove_from_watchlist", {"symbol": "SENE"}),
+]

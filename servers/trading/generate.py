@@ -1,0 +1,196 @@
+"""trading: the listed stocks and the account's history, generated from the shared world."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+
+from servers.core.state import Row, State
+from servers.core.world import World
+
+# symbol, company, exchange, sector, typical price
+LARGE_CAPS = [
+    ("AAPL", "Apple Inc.", "NASDAQ", "Technology", 212.0),
+    ("MSFT", "Microsoft Corporation", "NASDAQ", "Technology", 455.0),
+    ("NVDA", "NVIDIA Corporation", "NASDAQ", "Technology", 138.0),
+    ("GOOGL", "Alphabet Inc. Class A", "NASDAQ", "Communication Services", 178.0),
+    ("META", "Meta Platforms Inc.", "NASDAQ", "Communication Services", 520.0),
+    ("NFLX", "Netflix Inc.", "NASDAQ", "Communication Services", 680.0),
+    ("AMZN", "Amazon.com Inc.", "NASDAQ", "Consumer Discretionary", 192.0),
+    ("TSLA", "Tesla Inc.", "NASDAQ", "Consumer Discretionary", 248.0),
+    ("JPM", "JPMorgan Chase & Co.", "NYSE", "Financials", 212.0),
+    ("V", "Visa Inc.", "NYSE", "Financials", 281.0),
+    ("JNJ", "Johnson & Johnson", "NYSE", "Health Care", 156.0),
+    ("XOM", "Exxon Mobil Corporation", "NYSE", "Energy", 112.0),
+    ("KO", "The Coca-Cola Company", "NYSE", "Consumer Staples", 64.0),
+    ("WMT", "Walmart Inc.", "NYSE", "Consumer Staples", 71.0),
+    ("DIS", "The Walt Disney Company", "NYSE", "Communication Services", 104.0),
+    ("BA", "The Boeing Company", "NYSE", "Industrials", 178.0),
+]
+SECTOR_OF_INDUSTRY = {
+    "data": "Technology", "software": "Technology", "transport": "Industrials",
+    "manufacturing": "Industrials", "food": "Consumer Staples", "healthcare": "Health Care",
+    "research": "Health Care", "energy": "Energy", "media": "Communication Services",
+    "finance": "Financials", "design": "Consumer Discretionary",
+    "automotive": "Consumer Discretionary", "retail": "Consumer Discretionary"}
+TODAY = "2026-06-15"  # REFERENCE_DATE, a Monday: the session is one trading day
+OPEN_MINUTE = 10 * 60 + 30  # the session's clock starts at 10:30 New York time
+PRICE_COLLAR = 0.5  # limit prices further than 50% from the last price are rejected
+
+def _ticker(company_name: str, taken: set[str]) -> str:
+    """A ticker from a 'NorthAnalytics Inc' style name; first free of a few spellings."""
+    a, b = re.findall(r"[A-Z][a-z]+", company_name.split()[0])[:2]
+    for cand in (a[0] + b[:3], a[:2] + b[:2], a[0] + a[-1] + b[:2], a[:3] + b[0]):
+        if cand.upper() not in taken:
+            return cand.upper()
+    raise ValueError(f"no free ticker for {company_name}")
+
+
+def _market_time(days: int, rng: random.Random) -> str:
+    """A timestamp during regular trading hours `days` trading days before today."""
+    day = dt.date.fromisoformat(TODAY)
+    while days > 0:
+        day -= dt.timedelta(days=1)
+        if day.weekday() < 5:
+            days -= 1
+    minute = rng.randint(9 * 60 + 30, 15 * 60 + 59)
+    return f"{day.isoformat()}T{minute // 60:02d}:{minute % 60:02d}"
+
+
+def _quote_row(rng: random.Random, symbol: str, name: str, exchange: str, sector: str,
+               base: float) -> Row:
+    prev = round(base * rng.uniform(0.9, 1.1), 2)
+    price = round(prev * (1 + rng.uniform(-0.035, 0.035)), 2)
+    open_ = round(prev * (1 + rng.uniform(-0.01, 0.01)), 2)
+    high = round(max(price, open_) * (1 + rng.uniform(0, 0.01)), 2)
+    low = round(min(price, open_) * (1 - rng.uniform(0, 0.01)), 2)
+    return {"symbol": symbol, "name": name, "exchange": exchange, "sector": sector,
+            "price": price, "previous_close": prev, "open": open_, "day_high": high,
+            "day_low": low, "volume": rng.randint(200_000, 60_000_000)}
+
+
+def build(s: State, world: World, rng: random.Random) -> None:
+    s.set_var("account_id", f"U{rng.randint(1000000, 9999999)}")
+    s.set_var("owner_name", world.user.name)
+    stocks = s.table("stocks", key="symbol", kind="symbol",
+                     hint="use search_symbols to look up a ticker by company name")
+    rows = [_quote_row(rng, *c) for c in LARGE_CAPS]
+    taken = {c[0] for c in LARGE_CAPS}
+    for company in world.companies:
+        ticker = _ticker(company.name, taken)
+        taken.add(ticker)
+        rows.append(_quote_row(rng, ticker, company.name, rng.choice(["NYSE", "NASDAQ"]),
+                               SECTOR_OF_INDUSTRY[company.industry],
+                               round(rng.uniform(8, 320), 2)))
+    stocks.load(rows)
+    symbols = sorted(r["symbol"] for r in rows)
+
+    # Past activity as events (days ago, order fields); ids are given in time order.
+    events: list[tuple[int, Row]] = []
+    held = rng.sample(symbols, 13)
+    for sym in held:
+        price = stocks.get(sym)["price"]
+        for _ in range(rng.randint(1, 3)):
+            events.append((rng.randint(20, 250), {
+                "symbol": sym, "side": "buy", "quantity": rng.choice([2, 5, 5, 10, 10, 15, 20]),
+                "fill": round(price * rng.uniform(0.72, 1.12), 2), "status": "filled"}))
+    for sym in held[:4]:  # partial profit-taking
+        events.append((rng.randint(2, 15), {"symbol": sym, "side": "sell", "quantity": 1,
+                                            "fill": round(stocks.get(sym)["price"]
+                                                          * rng.uniform(0.95, 1.05), 2),
+                                            "status": "filled"}))
+    for sym in rng.sample([x for x in symbols if x not in held], 3):  # closed round trips
+        price, qty = stocks.get(sym)["price"], rng.choice([5, 10, 20])
+        days = rng.randint(60, 200)
+        events.append((days, {"symbol": sym, "side": "buy", "quantity": qty, "status": "filled",
+                              "fill": round(price * rng.uniform(0.8, 1.0), 2)}))
+        events.append((days - rng.randint(10, 50), {
+            "symbol": sym, "side": "sell", "quantity": qty, "status": "filled",
+            "fill": round(price * rng.uniform(0.9, 1.15), 2)}))
+    for sym in rng.sample(symbols, 4):
+        price = stocks.get(sym)["price"]
+        events.append((rng.randint(5, 120), {
+            "symbol": sym, "side": "buy", "quantity": rng.choice([5, 10, 25]),
+            "limit": round(price * rng.uniform(0.8, 0.95), 2), "status": "cancelled"}))
+    for i, sym in enumerate(rng.sample(symbols, 3) + held[4:6]):
+        price = stocks.get(sym)["price"]
+        buy = i < 3
+        events.append((rng.randint(1, 6), {
+            "symbol": sym, "side": "buy" if buy else "sell",
+            "quantity": rng.choice([2, 3, 5] if buy else [1, 2]),
+            "limit": round(price * (rng.uniform(0.85, 0.97) if buy else rng.uniform(1.04, 1.2)),
+                           2), "status": "open"}))
+    stamped = sorted(((_market_time(d, rng), e) for d, e in events), key=lambda x: x[0])
+
+    orders = s.table("orders", key="order_id", kind="order",
+                     hint="use list_orders to see order ids")
+    s.table("trades", key="trade_id", kind="trade",
+            hint="use list_trades to see trade ids")
+    s.table("positions", key="symbol", kind="position",
+            hint="use list_positions to see the symbols you hold")  # filled by apply_fill
+    n_trades = 0
+    for i, (when, e) in enumerate(stamped):
+        order_id = f"ord_{i + 1:04d}"
+        limit = e.get("limit")
+        orders.insert({
+            "order_id": order_id, "symbol": e["symbol"], "side": e["side"],
+            "order_type": "market" if limit is None else "limit", "quantity": e["quantity"],
+            "limit_price": limit, "time_in_force": "day" if e["status"] != "open" else "gtc",
+            "status": e["status"], "filled_price": e.get("fill"), "created_at": when,
+            "updated_at": when})
+        if e["status"] == "filled":
+            n_trades += 1
+            apply_fill(s, order_id, e["symbol"], e["side"], e["quantity"], e["fill"], when,
+                        f"trd_{n_trades:04d}")
+    s.set_var("__seq_ord", len(stamped))
+    s.set_var("__seq_trd", n_trades)
+    # Cash is set after the fills (so they do not move it), above what open buys hold.
+    s.set_var("cash", round(rng.uniform(8000, 30000) + reserved_cash(s), 2))
+    s.commit()  # generation is not undoable
+
+    watchlists = s.table("watchlists", key="watchlist_id", kind="watchlist",
+                         hint="use get_watchlists to see watchlist ids")
+    others = [x for x in symbols if x not in held]
+    watchlists.load([
+        {"watchlist_id": "wl_001", "name": "Main", "symbols": sorted(rng.sample(others, 6))},
+        {"watchlist_id": "wl_002", "name": "Tech ideas", "symbols": sorted(
+            rng.sample([x for x in symbols if stocks.get(x)["sector"] == "Technology"], 4))},
+        {"watchlist_id": "wl_003", "name": "Dividend", "symbols": sorted(
+            rng.sample(["KO", "JNJ", "XOM", "JPM", "WMT", "V"], 3))}])
+
+
+def apply_fill(s: State, order_id: str, symbol: str, side: str, qty: int, price: float,
+               when: str, trade_id: str) -> Row:
+    """Book a fill: a trade row, the position and (after generation) the cash."""
+    positions = s["positions"]
+    pos = positions.find(symbol)
+    amount = round(qty * price, 2)
+    realized = None
+    if side == "buy":
+        held = pos["quantity"] if pos else 0
+        cost = (pos["average_cost"] * held if pos else 0.0) + amount
+        row = {"symbol": symbol, "quantity": held + qty,
+               "average_cost": round(cost / (held + qty), 4)}
+        if pos:
+            positions.update(symbol, **row)
+        else:
+            positions.insert(row)
+    else:
+        realized = round((price - pos["average_cost"]) * qty, 2)
+        if pos["quantity"] == qty:
+            positions.delete(symbol)
+        else:
+            positions.update(symbol, quantity=pos["quantity"] - qty)
+    if s.var("cash") is not None:
+        s.set_var("cash", round(s.var("cash") + (amount if side == "sell" else -amount), 2))
+    return s["trades"].insert({
+        "trade_id": trade_id, "order_id": order_id, "symbol": symbol, "side": side,
+        "quantity": qty, "price": price, "amount": amount, "realized_pl": realized,
+        "executed_at": when})
+
+
+def reserved_cash(s: State) -> float:
+    """Cash held back for open buy limit orders (not available as buying power)."""
+    return round(sum(o["quantity"] * o["limit_price"] for o in s["orders"].rows()
+                     if o["status"] == "open" and o["side"] == "buy"), 2)
