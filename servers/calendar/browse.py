@@ -1,0 +1,118 @@
+"""Read-only event tools: calendars, events in a date range, one event, text search."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, TypedDict
+
+from servers.calendar.common import (
+    DOMAIN,
+    MAX_RANGE_DAYS,
+    Event,
+    EventId,
+    Reminder,
+    as_event,
+    as_reminder,
+)
+from servers.calendar.times import occurrences, parse_date
+from servers.core.errors import ToolError
+from servers.core.schema import Arg
+from servers.core.state import State
+from servers.core.world import REFERENCE_DATE
+
+
+class Calendar(TypedDict):
+    calendar_id: str
+    name: str
+    color: str
+    timezone: str
+    is_primary: bool
+    event_count: int
+
+
+class CalendarList(TypedDict):
+    calendars: list[Calendar]
+
+
+class EventList(TypedDict):
+    events: list[Event]
+    total: int
+
+
+class RangeEventList(TypedDict):
+    range_start: str
+    range_end: str
+    events: list[Event]
+    total: int
+
+
+class EventDetail(Event):
+    reminders: list[Reminder]
+
+
+@DOMAIN.tool(read_only=True)
+def list_calendars(s: State) -> CalendarList:
+    """List the user's calendars with how many events each holds."""
+    return {"calendars": [
+        {**c, "event_count": len(s["events"].rows(lambda r, c=c: r["calendar_id"] ==
+                                                  c["calendar_id"]))}
+        for c in s["calendars"].rows()]}
+
+
+@DOMAIN.tool(read_only=True)
+def list_events(
+        s: State,
+        start_date: Annotated[str | None, Arg(
+            "First day, 'YYYY-MM-DD' (default: today, 2026-06-15)")] = None,
+        end_date: Annotated[str | None, Arg(
+            "Last day, inclusive, 'YYYY-MM-DD' (default: 7 days after start_date)")] = None,
+        calendar_id: Annotated[str | None, Arg("Only this calendar (default: all)")] = None
+        ) -> RangeEventList:
+    """List events in a date range, in time order. Recurring events appear once per occurrence,
+    with that occurrence's start and end."""
+    if calendar_id is not None:
+        s["calendars"].get(calendar_id)
+    first = parse_date(start_date, "start_date") if start_date else REFERENCE_DATE
+    last = parse_date(end_date, "end_date") if end_date else first + dt.timedelta(days=7)
+    if last < first:
+        raise ToolError(f"end_date {last} is before start_date {first}")
+    if (last - first).days > MAX_RANGE_DAYS:
+        raise ToolError(f"range {first}..{last} is longer than {MAX_RANGE_DAYS} days; "
+                        "list a shorter range")
+    lo = dt.datetime.combine(first, dt.time())
+    hi = dt.datetime.combine(last + dt.timedelta(days=1), dt.time())
+    found = [as_event(r, a, b) for r in s["events"].rows()
+             if calendar_id is None or r["calendar_id"] == calendar_id
+             for a, b in occurrences(r, lo, hi)]
+    found.sort(key=lambda e: (e["start"], e["event_id"]))
+    return {"range_start": first.isoformat(), "range_end": last.isoformat(), "events": found,
+            "total": len(found)}
+
+
+@DOMAIN.tool(read_only=True)
+def get_event(s: State, event_id: EventId) -> EventDetail:
+    """Get one event (the whole series for a recurring event) with its reminders."""
+    row = s["events"].get(event_id)
+    rems = [as_reminder(s, r) for r in s["reminders"].rows() if r["event_id"] == event_id]
+    return {**as_event(row), "reminders": rems}
+
+
+@DOMAIN.tool(read_only=True)
+def search_events(
+        s: State,
+        query: Annotated[str, Arg("Text to find in title, description, location or attendee "
+                                  "emails (case-insensitive)", min_length=1, max_length=100)],
+        calendar_id: Annotated[str | None, Arg("Only this calendar (default: all)")] = None,
+        limit: Annotated[int, Arg("At most this many, earliest first", minimum=1,
+                                  maximum=100)] = 20) -> EventList:
+    """Search events (series, not single occurrences) by text."""
+    if calendar_id is not None:
+        s["calendars"].get(calendar_id)
+    q = query.lower()
+    found = [r for r in s["events"].rows()
+             if (calendar_id is None or r["calendar_id"] == calendar_id)
+             and (q in r["title"].lower() or q in r["description"].lower()
+                  or q in (r["location"] or "").lower() or q in r["organizer"]
+                  or any(q in a for a in r["attendees"]))]
+    found.sort(key=lambda r: (r["start"], r["event_id"]))
+    return {"events": [as_event(r) for r in found[:limit]], "total": len(found)}

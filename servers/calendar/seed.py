@@ -1,0 +1,169 @@
+"""The initial state of the calendar server, built from the shared world: two calendars, a
+directory of people, recurring and one-off events, invitations from others and reminders.
+
+The rng is drawn from in a fixed order, so a seed always yields the same state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from servers.calendar.times import NOW, fmt, occurrences
+from servers.core.state import Row, State
+from servers.core.world import REFERENCE_DATE, World, days_ago
+
+TIMEZONES = {"Lisbon": "Europe/Lisbon", "Berlin": "Europe/Berlin", "Paris": "Europe/Paris",
+             "Madrid": "Europe/Madrid", "Amsterdam": "Europe/Amsterdam",
+             "London": "Europe/London", "New York": "America/New_York",
+             "San Francisco": "America/Los_Angeles", "Tokyo": "Asia/Tokyo",
+             "Singapore": "Asia/Singapore", "Toronto": "America/Toronto",
+             "Sydney": "Australia/Sydney"}
+
+
+WORK = [("Project kickoff with {company}", 60, "Scope, timeline and owners for the {company} "
+         "engagement."), ("Quarterly business review", 90, "Q2 results and Q3 targets."),
+        ("Design review: onboarding flow", 60, "Walk through the new onboarding screens."),
+        ("Client call with {person}", 30, "Status update and open questions."),
+        ("Interview: {title} candidate", 45, "Second-round interview."),
+        ("Budget planning", 60, "Draft the H2 budget per team."),
+        ("Sprint retrospective", 45, "What went well, what to change."),
+        ("Customer demo for {company}", 60, "Demo of the analytics dashboard."),
+        ("Vendor negotiation", 60, "Renewal terms with {company}."),
+        ("Hiring sync", 30, "Pipeline review with recruiting.")]
+# title, minutes, place kind, description, start hours on weekdays, start hours on weekends
+PERSONAL = [("Dinner at {place}", 120, "restaurant", "Table booked for two.", [19], [19, 20]),
+            ("Coffee with {person}", 30, "cafe", "Catch-up.", [12, 18], [10, 15]),
+            ("Visit {place}", 120, "landmark", "New exhibition.", [18], [11, 14]),
+            ("Dentist appointment", 45, None, "Regular check-up.", [8, 17], [10]),
+            ("Lunch with {person}", 60, "restaurant", "", [12], [12, 13])]
+
+
+def build(s: State, world: World, rng: random.Random) -> None:
+    user = world.user
+    s.set_var("user_email", user.email)
+    company = world.company(user.company_id)
+    tz = TIMEZONES.get(user.city, "UTC")
+    s.table("calendars", key="calendar_id", kind="calendar",
+            hint="use list_calendars to see calendar ids").load([
+                {"calendar_id": "cal_work", "name": "Work", "color": "blue", "timezone": tz,
+                 "is_primary": True},
+                {"calendar_id": "cal_personal", "name": "Personal", "color": "green",
+                 "timezone": tz, "is_primary": False}])
+    others = list(world.people[1:])
+    s.table("directory", key="email", kind="person",
+            hint="use attendee emails from get_event or list_events").load(
+        [{"email": p.email, "name": p.name, "person_id": p.id} for p in others])
+    colleagues = [p for p in others if p.company_id == user.company_id] or others[:3]
+    local = [pl for pl in world.places if pl.city == user.city]
+    office = f"{company.name} office, {user.city}"
+    rows: list[Row] = []
+
+    def add(cal: str, title: str, start: dt.datetime, minutes: int, location: str | None,
+            description: str, attendees: list[str], organizer: str = user.email,
+            recurrence: str = "none", until: str | None = None, status: str = "confirmed",
+            invitation_id: str | None = None) -> Row | None:
+        end = start + dt.timedelta(minutes=minutes)
+        row = {"event_id": f"evt_{len(rows) + 1:04d}", "calendar_id": cal, "title": title,
+               "start": fmt(start), "end": fmt(end), "location": location,
+               "description": description, "attendees": attendees, "organizer": organizer,
+               "status": status, "recurrence": recurrence, "recurrence_until": until,
+               "invitation_id": invitation_id}
+        if any(next(occurrences(r, start, end), None) for r in rows):
+            return None  # the generated calendar has no double bookings
+        rows.append(row)
+        return row
+
+    monday = dt.datetime.combine(REFERENCE_DATE - dt.timedelta(days=28), dt.time())
+    add("cal_work", "Team sync", monday + dt.timedelta(hours=10), 60, office,
+        "Weekly priorities and blockers.", [p.email for p in colleagues],
+        recurrence="weekly", until="2026-09-28")
+    lead = colleagues[0]
+    add("cal_work", f"1:1 with {lead.first_name}", monday + dt.timedelta(days=3, hours=14), 30,
+        office, "Weekly one-on-one.", [lead.email], recurrence="weekly")
+    add("cal_personal", "Morning run", monday + dt.timedelta(hours=7), 45, None,
+        "5 km along the river.", [], recurrence="daily", until="2026-07-31")
+    yoga = rng.choice(local)
+    add("cal_personal", "Yoga class", monday + dt.timedelta(days=2, hours=18, minutes=30), 60,
+        f"{yoga.name}, {yoga.address}", "Bring a mat.", [], recurrence="weekly")
+    for offset in range(-21, 29):
+        day = dt.datetime.combine(REFERENCE_DATE + dt.timedelta(days=offset), dt.time())
+        if day.weekday() < 5:
+            for _ in range(rng.choice([0, 1, 1, 2])):
+                title, minutes, desc = rng.choice(WORK)
+                person, co = rng.choice(others), rng.choice(world.companies)
+                fill = {"company": co.name, "person": person.name, "title": person.title}
+                guests = rng.sample(others, rng.randint(1, 4))
+                if person not in guests:
+                    guests = [person, *guests[:3]]
+                hour = rng.choice([9, 11, 13, 14, 15, 16])
+                add("cal_work", title.format(**fill),
+                    day + dt.timedelta(hours=hour, minutes=rng.choice([0, 30])), minutes,
+                    rng.choice([office, "Video call", f"{office} – Room 3A"]),
+                    desc.format(**fill), [g.email for g in guests])
+        if rng.random() < (0.6 if day.weekday() >= 5 else 0.25):
+            title, minutes, kind, desc, weekday, weekend = rng.choice(PERSONAL)
+            person = rng.choice(others)
+            place = rng.choice([pl for pl in local if pl.kind == kind] or local) if kind else None
+            hour = rng.choice(weekend if day.weekday() >= 5 else weekday)
+            add("cal_personal", title.format(place=place.name if place else "",
+                                             person=person.first_name),
+                day + dt.timedelta(hours=hour), minutes,
+                f"{place.name}, {place.address}" if place else "Dr. Weiss dental practice",
+                desc, [person.email] if "{person}" in title else [])
+    invitations: list[Row] = []
+    statuses = ["pending"] * 10 + ["accepted"] * 6 + ["declined"] * 3 + ["tentative"] * 3
+    for i, status in enumerate(statuses):
+        organizer = others[(7 * i + 3) % len(others)]
+        title, minutes, desc = WORK[i % len(WORK)]
+        org_company = world.company(organizer.company_id).name
+        fill = {"company": org_company, "person": org_company, "title": organizer.title}
+        guests = [p.email for p in rng.sample(others, 3) if p is not organizer]
+        offset = rng.randint(-10, -1) if i % 5 == 4 and status != "pending" else rng.randint(
+            1, 25)
+        inv_id = f"inv_{i + 1:04d}"
+        for _ in range(20):  # accepted ones must fit the calendar; retry times
+            day = REFERENCE_DATE + dt.timedelta(days=offset)
+            start = dt.datetime.combine(day, dt.time(rng.choice([9, 11, 13, 15, 16])))
+            if day.weekday() >= 5:
+                offset += 2
+                continue
+            if status in ("accepted", "tentative"):
+                event = add("cal_work", title.format(**fill), start, minutes,
+                            f"{world.company(organizer.company_id).name} office",
+                            desc.format(**fill), guests, organizer=organizer.email,
+                            status="tentative" if status == "tentative" else "confirmed",
+                            invitation_id=inv_id)
+                if event is None:
+                    offset += 1
+                    continue
+            break
+        event_id = next((r["event_id"] for r in rows if r["invitation_id"] == inv_id), None)
+        if event_id is None and status in ("accepted", "tentative"):
+            status = "pending"  # no free time found for it: leave it unanswered
+        end = start + dt.timedelta(minutes=minutes)
+        invitations.append({
+            "invitation_id": inv_id, "title": title.format(**fill), "start": fmt(start),
+            "end": fmt(end), "location": f"{world.company(organizer.company_id).name} office",
+            "description": desc.format(**fill), "organizer": organizer.email,
+            "organizer_name": organizer.name, "attendees": guests, "status": status,
+            "received_at": days_ago(world, rng.randint(max(1, -offset + 1), 30 - min(offset, 0)),
+                                    rng),
+            "event_id": event_id})
+    s.table("events", key="event_id", kind="event",
+            hint="use list_events or search_events to see event ids").load(rows)
+    s.set_var("__seq_evt", len(rows))
+    s.table("invitations", key="invitation_id", kind="invitation",
+            hint="use list_invitations to see invitation ids").load(invitations)
+    s.set_var("__seq_inv", len(invitations))
+    upcoming = [r for r in rows if dt.datetime.fromisoformat(r["start"]) > NOW
+                and r["recurrence"] == "none"]
+    reminders = []
+    for r in rng.sample(upcoming, min(24, len(upcoming))):
+        reminders.append({"reminder_id": f"rem_{len(reminders) + 1:04d}",
+                          "event_id": r["event_id"],
+                          "minutes_before": rng.choice([10, 15, 30, 60, 1440]),
+                          "method": rng.choice(["popup", "popup", "email"])})
+    s.table("reminders", key="reminder_id", kind="reminder",
+            hint="use list_reminders to see reminder ids").load(reminders)
+    s.set_var("__seq_rem", len(reminders))
