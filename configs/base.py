@@ -24,5 +24,8 @@ def get_base_config() -> ConfigDict:
         max_response_tokens=16384, max_user_turns=5, max_assistant_turns=10,
     ))
     c.train = ConfigDict(dict(steps=350))
+    # prove_jax.rewards.RewardConfig.from_dict(c.reward): the paper's weights (REFERENCE.md §3).
+    c.reward = ConfigDict(dict(kind="prove", w_val=0.5, w_cov=0.5, w_eff=0.15, w_name=0.2,
+                               w_arg=0.1, alpha=0.5, beta=0.5, normalize_strings=False))
     c.export = ConfigDict(dict(out_dir="", dtype="bfloat16", max_shard_size="5GB"))
     return c

@@ -1,0 +1,111 @@
+"""PROVE reward components (REFERENCE.md §3), each a pure function, and their weighted total.
+
+Notation: N model calls, n_gt truth calls (parallel calls inside a step count one by one).
+Empty means are 0: R_val and R_name with N = 0, R_arg with no matched pair, R_cov with
+n_gt = 0 (abstention only), so a trajectory is never rewarded for saying nothing on a task that
+needs calls. Bounds: R_val, R_cov, R_name, R_arg in [0, 1]; -α·N / max(B, 1) <= R_eff <= 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from prove_jax.rewards.config import RewardConfig
+from prove_jax.rewards.matching import Match, match_calls
+from prove_jax.rewards.types import Call, Truth
+
+__all__ = ["CALL_VALIDITY", "budget", "prove_reward", "r_arg", "r_cov", "r_eff", "r_name",
+           "r_val"]
+
+# 1/3 for a tool name that exists, +1/3 for required parameters present with JSON-compatible
+# types, +1/3 for successful execution.
+CALL_VALIDITY = {"unknown_tool": 0.0, "schema_error": 1 / 3, "execution_error": 2 / 3, "ok": 1.0}
+
+
+def r_val(calls: Sequence[Call]) -> float:
+    """Mean per-call validity (CALL_VALIDITY); 0 with no calls."""
+    if not calls:
+        return 0.0
+    v = CALL_VALIDITY
+    return sum([v[c.outcome] for c in calls]) / len(calls)
+
+
+def r_cov(match: Match, truth: Truth) -> float:
+    """(1/n_gt) Σ_g m(g)·o(g) over truth calls g; 0 when n_gt = 0.
+
+    m(g) = 1 when g is matched. o(g) = 1 when every call of every step that g's step depends on
+    (direct edges [j, step(g)]) is matched at an earlier position than g's match.
+    """
+    n = truth.n_calls
+    if n == 0:
+        return 0.0
+    call_of, dep_calls = match.call_of, truth.dep_calls
+    covered = 0
+    for t, tc in enumerate(truth.calls):
+        pos = call_of[t]
+        if pos < 0:
+            continue
+        for u in dep_calls[tc.step]:
+            if not 0 <= call_of[u] < pos:
+                break
+        else:
+            covered += 1
+    return covered / n
+
+
+def budget(n_gt: int, beta: float) -> int:
+    """B = n_gt + ceil(β·n_gt) (rounded to 9 decimals first, so 0.7·10 gives 7, not 8)."""
+    return n_gt + math.ceil(round(beta * n_gt, 9))
+
+
+def r_eff(n_calls: int, n_gt: int, alpha: float, beta: float) -> float:
+    """-α · max(0, n_calls - B) / B; B = 0 (abstention) divides by 1: each call costs α."""
+    b = budget(n_gt, beta)
+    over = n_calls - b
+    return -alpha * over / max(b, 1) if over > 0 else 0.0
+
+
+def r_name(calls: Sequence[Call], truth: Truth) -> float:
+    """Fraction of the model's calls whose name is among the truth's tool names; 0 with no calls."""
+    if not calls:
+        return 0.0
+    names = truth.by_name
+    return sum([c.name in names for c in calls]) / len(calls)
+
+
+def r_arg(match: Match, truth: Truth) -> float:
+    """Mean over matched (model, truth) pairs of the fraction of the truth call's argument keys
+    whose values match exactly (a truth call without arguments scores 1); 0 with no pair."""
+    total, pairs = 0.0, 0
+    call_of = match.call_of
+    for t, tc in enumerate(truth.calls):
+        if call_of[t] >= 0:
+            pairs += 1
+            n_keys = len(tc.args)
+            total += match.hits[t] / n_keys if n_keys else 1.0
+    return total / pairs if pairs else 0.0
+
+
+def prove_reward(calls: Sequence[Call], truth: Truth,
+                 config: RewardConfig | None = None) -> dict[str, float]:
+    """Every component ("val", "cov", "eff", "name", "arg") and their weighted "total".
+
+    Abstention tasks: total = 1 when the model makes no call, else 0; the components are still
+    computed by the rules above (with no truth calls: cov 0, arg 0, name 0, eff = -α·N).
+    """
+    cfg = config or RewardConfig()
+    match = match_calls(calls, truth, cfg.match_outcomes, cfg.normalize_strings)
+    out = {
+        "val": r_val(calls),
+        "cov": r_cov(match, truth),
+        "eff": r_eff(len(calls), truth.n_calls, cfg.alpha, cfg.beta),
+        "name": r_name(calls, truth),
+        "arg": r_arg(match, truth),
+    }
+    if truth.kind == "abstention":
+        out["total"] = 0.0 if calls else 1.0
+    else:
+        out["total"] = (cfg.w_val * out["val"] + cfg.w_cov * out["cov"] + cfg.w_eff * out["eff"]
+                        + cfg.w_name * out["name"] + cfg.w_arg * out["arg"])
+    return out
