@@ -1,0 +1,114 @@
+"""Shared pieces of the banking server: the domain, the write clock, the output shapers for
+accounts, transactions, cards, scheduled transfers and disputes, the money-movement checks and
+the argument types used by several tool modules."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from servers.banking.data import TODAY, build
+from servers.banking.models import Account, Card, Dispute, ScheduledTransfer, Transaction
+from servers.core.domain import Domain
+from servers.core.errors import ToolError
+from servers.core.schema import Arg
+from servers.core.state import Row, State
+
+DOMAIN = Domain("banking", "Personal banking: accounts, transactions, transfers, payees, "
+                "scheduled transfers, cards and disputes.", build)
+
+
+def now(s: State) -> str:
+    """A fixed clock: late on the reference date (after all seeded activity), one minute
+    further per write, so new transactions sort newest."""
+    n = s.var("clock", 0) + 1
+    s.set_var("clock", n)
+    return (dt.datetime.combine(TODAY, dt.time(22, 0))
+            + dt.timedelta(minutes=min(n, 119))).isoformat(timespec="minutes")
+
+
+def parse_date(value: str, name: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ToolError(f"{name} {value!r} is not a valid date; use YYYY-MM-DD, e.g. "
+                        "'2026-06-30'") from None
+
+
+def cents(amount: float) -> float:
+    if abs(round(amount, 2) - amount) > 1e-9:
+        raise ToolError(f"amount {amount} has more than 2 decimal places; round it to cents")
+    return round(amount, 2)
+
+
+# ----------------------------------------------------------------------------- output shapes
+def as_account(row: Row) -> Account:
+    out = {k: v for k, v in row.items() if k != "routing_number"}
+    available = row["balance"] + (row["credit_limit"] or 0.0)
+    return {**out, "available_balance": round(available, 2)}
+
+
+def as_txn(s: State, row: Row) -> Transaction:
+    return {**row, "currency": s["accounts"].get(row["account_id"])["currency"]}
+
+
+def as_card(s: State, row: Row) -> Card:
+    return {**row, "account_name": s["accounts"].get(row["account_id"])["name"]}
+
+
+def as_scheduled(s: State, row: Row) -> ScheduledTransfer:
+    if row["payee_id"] is not None:
+        dest = s["payees"].get(row["payee_id"])["name"]
+    else:
+        dest = s["accounts"].get(row["to_account_id"])["name"]
+    return {**row, "destination_name": dest}
+
+
+def as_dispute(s: State, row: Row) -> Dispute:
+    return {**row, "merchant": s["transactions"].get(row["transaction_id"])["merchant"]}
+
+
+def newest(rows: list[Row]) -> list[Row]:
+    return sorted(rows, key=lambda r: (r["posted_at"], r["transaction_id"]), reverse=True)
+
+
+# ----------------------------------------------------------------------------- money movement
+def open_account(s: State, account_id: str) -> Row:
+    row = s["accounts"].get(account_id)
+    if row["status"] != "open":
+        raise ToolError(f"account {account_id} ({row['name']}) is {row['status']}; use "
+                        "list_accounts to pick an open account")
+    return row
+
+
+def source_account(s: State, account_id: str) -> Row:
+    """An account money can leave from: open, not a credit account."""
+    row = open_account(s, account_id)
+    if row["type"] == "credit":
+        raise ToolError(f"account {account_id} is a credit account; cash advances are not "
+                        "supported, send money from a checking or savings account")
+    return row
+
+
+def withdraw(s: State, row: Row, amount: float) -> None:
+    if amount > row["balance"] + 1e-9:
+        raise ToolError(f"insufficient funds in {row['account_id']} ({row['name']}): balance "
+                        f"{row['balance']:.2f} {row['currency']}, needed {amount:.2f}; transfer "
+                        "money in first or use a smaller amount")
+    s["accounts"].update(row["account_id"], balance=round(row["balance"] - amount, 2))
+
+
+def post_txn(s: State, **fields: object) -> Row:
+    row = {"transaction_id": s.next_id("txn", 5), "posted_at": now(s), "merchant": None,
+           "status": "posted", "card_id": None, "payee_id": None,
+           "counterparty_account_id": None, "memo": "", "dispute_id": None, **fields}
+    return s["transactions"].insert(row)
+
+
+AccountId = Annotated[str, Arg("Account id, e.g. 'acc_001' (from list_accounts)")]
+Amount = Annotated[float, Arg("Amount in the account's currency, > 0, at most 2 decimals",
+                              minimum=0.01, maximum=50000)]
+Memo = Annotated[str, Arg("Optional note shown on the statement", max_length=140)]
+DateArg = Annotated[str, Arg("Date as YYYY-MM-DD", pattern=r"\d{4}-\d{2}-\d{2}")]
+OptDate = Annotated[str | None, Arg("Date as YYYY-MM-DD (inclusive)",
+                                    pattern=r"\d{4}-\d{2}-\d{2}")]
