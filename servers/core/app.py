@@ -120,6 +120,10 @@ def build_server(runtime: Runtime) -> Server:
         return types.CallToolResult(content=_text(outcome.payload),
                                     structured_content=outcome.payload)
 
+    # The HTTP transport checks Mcp-Param headers against the called tool's input schema; a
+    # lookup saves it from running (and serialising) the whole tools/list on every call.
+    input_schemas = {t.name: t.input_schema for t in tools}
     return Server(runtime.domain.name, version="0.1.0",
                   instructions=runtime.domain.description,
+                  get_tool_input_schema=input_schemas.get,
                   on_list_tools=on_list_tools, on_call_tool=on_call_tool)

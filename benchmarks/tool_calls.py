@@ -1,0 +1,236 @@
+"""Tool-call throughput and latency of our MCP servers vs a bare-SDK floor, same run, same client.
+
+Measures one read-only call, `payments.get_payment {"payment_id": "pay_0001"}`, over three
+transports (in-process `Client(server)`, stdio subprocess, streamable HTTP via uvicorn in a
+subprocess), each with 1, 16 and 128 concurrent workers. Every worker has its own session
+(opened with `_session_open`, carried as `meta={"prove/session": sid}`); all workers of a
+transport share one client connection and issue their calls as asyncio tasks. Reported per cell:
+calls/s (timed calls / wall time) and p50/p99 latency of single calls (ms), after a warm-up.
+
+Baselines, measured in the same run:
+  python floor: `Runtime.call("get_payment", ...)` and the raw tool function on the session's
+                State, called in a plain loop (µs per call; no MCP at all);
+  bare-SDK floor: the official high-level `mcp.server.mcpserver.MCPServer` with one tool of the
+                same signature returning a fixed dict of the same shape, no session logic (the meta
+                key is ignored), served over the same transports at the same concurrency. Its return
+                type is a TypedDict of the payment's fields, so like ours it returns structured
+                content plus JSON text and lists an output schema (a bare `-> dict` gets text only).
+The ratio ours/floor is per-call wall time, i.e. floor calls/s / ours calls/s (1/throughput);
+the target is ≤ 1.5×. Ours and the floor alternate round by round (best round kept), so a busy
+shared machine hurts both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from servers.core.app import SESSION_KEY, build_server
+from servers.core.runtime import Runtime
+from servers.registry import load_domain
+
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = {"payment_id": "pay_0001"}
+LEVELS = (1, 16, 128)
+TARGET = 1.5
+FLOOR_SOURCE = '''\
+import sys
+from typing import TypedDict
+
+from mcp.server.mcpserver import MCPServer
+
+PAYMENT = {payment!r}
+Payment = TypedDict("Payment", {{k: type(v) for k, v in PAYMENT.items()}})
+server = MCPServer("floor", log_level="WARNING")
+
+
+@server.tool()
+def get_payment(payment_id: str) -> Payment:
+    """Get one payment's details."""
+    return dict(PAYMENT, payment_id=payment_id)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "stdio":
+        server.run("stdio")
+    else:
+        import uvicorn
+        uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[2]),
+                    log_level="warning")
+'''
+
+
+def per_call_us(fn: Any, n: int, repeats: int = 3) -> float:
+    """Best-of-`repeats` mean µs per call of fn() over n calls."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        best = min(best, time.perf_counter() - start)
+    return best / n * 1e6
+
+
+def python_floor(n: int) -> dict:
+    runtime = Runtime(load_domain("payments"))
+    sid = runtime.open(1).id
+    state, spec = runtime.session(sid).state, runtime.domain.tools["get_payment"]
+    outcome = runtime.call("get_payment", ARGS, sid)
+    assert outcome.ok and outcome.payload["payment_id"] == "pay_0001", outcome
+    us_runtime = per_call_us(lambda: runtime.call("get_payment", ARGS, sid), n)
+    us_raw = per_call_us(lambda: spec.fn(state, **ARGS), n)
+    print(f"python floor ({n} calls, best of 3): Runtime.call {us_runtime:.1f} µs/call, "
+          f"raw get_payment(state, ...) {us_raw:.1f} µs/call")
+    return outcome.payload
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_http(cmd: list[str], procs: list[subprocess.Popen]) -> str:
+    """Start an HTTP server subprocess on a free port; wait until it accepts; return its URL."""
+    port = free_port()
+    proc = subprocess.Popen([*cmd, str(port)], cwd=ROOT, stdin=subprocess.DEVNULL)
+    procs.append(proc)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{cmd} exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return f"http://127.0.0.1:{port}/mcp"
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"{cmd} did not accept connections on port {port} within 60 s")
+
+
+async def measure(client: Client, sids: list[str], calls: int, warmup: int) -> tuple:
+    """(calls/s, p50 ms, p99 ms) of `calls` calls spread over one task per session id."""
+    latencies: list[float] = []
+
+    async def worker(sid: str, n: int, record: bool) -> None:
+        meta = {SESSION_KEY: sid}
+        for _ in range(n):
+            start = time.perf_counter()
+            result = await client.call_tool("get_payment", ARGS, meta=meta)
+            if record:
+                latencies.append(time.perf_counter() - start)
+            if result.is_error:
+                raise RuntimeError(f"get_payment failed: {result.content}")
+
+    check = await client.call_tool("get_payment", ARGS, meta={SESSION_KEY: sids[0]})
+    assert (check.structured_content or {}).get("payment_id") == "pay_0001", check
+    await asyncio.gather(*(worker(s, max(1, warmup // len(sids)), False) for s in sids))
+    per_worker = max(1, calls // len(sids))
+    start = time.perf_counter()
+    await asyncio.gather(*(worker(s, per_worker, True) for s in sids))
+    wall = time.perf_counter() - start
+    q = statistics.quantiles(latencies, n=100)
+    return len(latencies) / wall, q[49] * 1e3, q[98] * 1e3
+
+
+async def bench_transport(name: str, ours_target: Any, floor_target: Any, args: Any) -> list:
+    rows = []
+    async with Client(ours_target) as ours, Client(floor_target) as floor:
+        for client in (ours, floor):  # list first: modern connections check the listed schema
+            await client.list_tools()
+        sids = []
+        for i in range(max(LEVELS)):
+            opened = await ours.call_tool("_session_open", {"seed": i})
+            sids.append(opened.structured_content["session_id"])
+        for conc in LEVELS:
+            best: dict[str, tuple] = {}
+            for _ in range(args.rounds):  # alternate ours / floor; keep each one's best round
+                for label, client, ids in (("ours", ours, sids[:conc]),
+                                           ("floor", floor, [f"s{i}" for i in range(conc)])):
+                    got = await measure(client, ids, args.calls, args.warmup)
+                    if label not in best or got[0] > best[label][0]:
+                        best[label] = got
+            rows.append((name, conc, best["ours"], best["floor"]))
+            o, f = best["ours"], best["floor"]
+            print(f"  {name:10s} x{conc:<3d} ours {o[0]:7.0f}/s  floor {f[0]:7.0f}/s", flush=True)
+    return rows
+
+
+def print_table(rows: list) -> None:
+    print("\nratio = ours/floor per-call wall time = floor calls/s / ours calls/s "
+          f"(1/throughput); target ≤ {TARGET}×\n")
+    print("| transport | sessions | ours calls/s | ours p50 ms | ours p99 ms | floor calls/s | "
+          "floor p50 ms | floor p99 ms | ratio | ≤ 1.5× |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, conc, (oc, op50, op99), (fc, fp50, fp99) in rows:
+        ratio = fc / oc
+        print(f"| {name} | {conc} | {oc:.0f} | {op50:.2f} | {op99:.2f} | {fc:.0f} | {fp50:.2f} | "
+              f"{fp99:.2f} | {ratio:.2f} | {'yes' if ratio <= TARGET else 'NO'} |")
+
+
+async def run(args: Any, payment: dict, tmp: Path, procs: list[subprocess.Popen]) -> list:
+    floor_file = tmp / "floor_server.py"
+    floor_file.write_text(FLOOR_SOURCE.format(payment=payment))
+    namespace: dict[str, Any] = {"__name__": "floor_server"}
+    exec(compile(FLOOR_SOURCE.format(payment=payment), str(floor_file), "exec"), namespace)
+    py = sys.executable
+    ours_stdio = StdioServerParameters(command=py, args=["-m", "servers", "payments"], cwd=ROOT)
+    floor_stdio = StdioServerParameters(command=py, args=[str(floor_file), "stdio"], cwd=ROOT)
+    ours_http = start_http([py, "-m", "servers", "payments", "--transport", "http", "--port"],
+                           procs)
+    floor_http = start_http([py, str(floor_file), "http"], procs)
+    rows = []
+    for name, ours, floor in (
+            ("in-process", build_server(Runtime(load_domain("payments"))), namespace["server"]),
+            ("stdio", ours_stdio, floor_stdio), ("http", ours_http, floor_http)):
+        rows += await bench_transport(name, ours, floor, args)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, help="timed calls per cell (default 2000; 300 quick)")
+    parser.add_argument("--rounds", type=int, help="alternating rounds per cell, best kept "
+                        "(default 2; 1 quick)")
+    parser.add_argument("--warmup", type=int, default=50, help="untimed calls before each cell")
+    parser.add_argument("--quick", action="store_true", help="smoke run: fewer calls")
+    args = parser.parse_args()
+    args.calls = args.calls or (300 if args.quick else 2000)
+    args.rounds = args.rounds or (1 if args.quick else 2)
+    print(f"python {platform.python_version()}, mcp {version('mcp')}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.2f}; "
+          f"{args.calls} timed calls per cell, best of {args.rounds} round(s), "
+          f"{args.warmup} warm-up calls")
+    payment = python_floor(20_000 if args.quick else 100_000)
+    procs: list[subprocess.Popen] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="tool_calls_") as tmp:
+            rows = asyncio.run(run(args, payment, Path(tmp), procs))
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    print_table(rows)
+    print(f"\nload average at end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
