@@ -285,6 +285,18 @@ class MCPManager:
             return CallResult(server, tool, False, kind=kind, error=_text(result))
         return CallResult(server, tool, True, payload=result.structured_content)
 
+    async def reset_episode(self, episode: Episode, seed: int | None = None) -> dict[str, str]:
+        """Rebuild every live session of the episode from `seed` (default: its own);
+        returns server -> state hash."""
+        seed = episode.seed if seed is None else seed
+        out = {}
+        for server, (session, _) in episode.sessions.items():
+            if server not in episode.lost:
+                reply = await self._control(server, "_session_reset", {"seed": seed}, session)
+                out[server] = reply["hash"]
+        episode.seed = seed
+        return out
+
     async def snapshot(self, episode: Episode, include_state: bool = False) -> dict[str, dict]:
         """server -> {"hash", ["state"]} for the episode's live sessions."""
         out = {}

@@ -47,6 +47,8 @@ async def test_episodes_are_isolated_and_routed_inprocess():
         assert not unknown.ok and unknown.kind == "unknown_tool"
         assert "send_payment" in unknown.error
         assert (await mgr.snapshot(a))["payments"]["hash"] == snap_a["payments"]["hash"]
+        reset = await mgr.reset_episode(a)  # back to the seed's world, like b before its calls
+        assert reset["payments"] == (await mgr.snapshot(b))["payments"]["hash"]
         await mgr.close_episode(a)
         closed = await mgr.call(a, "get_wallet", {})
         assert not closed.ok and closed.kind == "session_lost"
