@@ -1,0 +1,1 @@
+"""Episodes and the asyncio rollout engine."""
