@@ -76,6 +76,43 @@ class Decoder(nnx.Module):
         x = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(x, self.layers)
         return self.final_norm(x)
 
+    def hidden_states_cached(self, input_ids: jax.Array, positions: jax.Array,
+                             key_mask: jax.Array, cache: tuple[jax.Array, jax.Array],
+                             write_index: jax.Array
+                             ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """One prefill or decode step over a KV cache.
+
+        input_ids/positions [B, T] are this step's tokens, written at cache slots
+        [write_index, write_index + T); key_mask [B, S] marks the cache slots that hold real
+        tokens (after this write); cache = (k, v), each [L, B, S, K, H]. Returns the final
+        normed hidden states [B, T, D] and the updated cache.
+        """
+        cfg = self.cfg
+        t = input_ids.shape[1]
+        s = key_mask.shape[1]
+        slots = jnp.arange(s)[None, :]  # 1 S
+        query_slots = write_index + jnp.arange(t)[:, None]  # T 1
+        causal = slots <= query_slots  # T S
+        mask = causal[None, None] & key_mask.astype(jnp.bool_)[:, None, None, :]  # B 1 T S
+        cos, sin = rope_tables(cfg, positions)
+        x = jnp.take(self.embed[...], input_ids, axis=0).astype(cfg.dtype)
+        if cfg.embedding_multiplier != 1.0:
+            x = x * cfg.embedding_multiplier
+
+        def body(h: jax.Array, layer: Block, kc: jax.Array, vc: jax.Array) -> tuple:
+            h, (kc, vc) = layer.call_cached(h, cos, sin, mask, (kc, vc), write_index)
+            return h, (kc, vc)
+
+        x, cache = nnx.scan(body, in_axes=(nnx.Carry, 0, 0, 0), out_axes=(nnx.Carry, 0))(
+            x, self.layers, *cache)
+        return self.final_norm(x), cache
+
+    def init_cache(self, batch: int, length: int) -> tuple[jax.Array, jax.Array]:
+        """Zeroed KV cache (k, v), each [L, B, S, K, H] in the compute dtype."""
+        cfg = self.cfg
+        shape = (cfg.num_layers, batch, length, cfg.num_kv_heads, cfg.head_dim)
+        return jnp.zeros(shape, cfg.dtype), jnp.zeros(shape, cfg.dtype)
+
     def head_matrix(self) -> jax.Array:
         """The LM head as a [V, D] matrix (the embedding itself when tied)."""
         if self.lm_head is None:

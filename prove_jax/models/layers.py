@@ -66,15 +66,33 @@ class Attention(nnx.Module):
         self.scale = cfg.attention_scale
 
     def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
+        q, key, v = self._qkv(x, cos, sin)
+        return self._out(attend(q, key, v, mask, self.scale))
+
+    def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
+                    cache: tuple[jax.Array, jax.Array], write_index: jax.Array
+                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """Attend over a KV cache [B, S, K, H] after writing this step's keys/values at
+        slot `write_index`; mask [B, 1, T, S] covers the whole cache."""
+        q, key, v = self._qkv(x, cos, sin)
+        k_cache, v_cache = cache
+        start = (0, write_index, 0, 0)
+        k_cache = jax.lax.dynamic_update_slice(k_cache, key.astype(k_cache.dtype), start)
+        v_cache = jax.lax.dynamic_update_slice(v_cache, v.astype(v_cache.dtype), start)
+        return self._out(attend(q, k_cache, v_cache, mask, self.scale)), (k_cache, v_cache)
+
+    def _qkv(self, x: jax.Array, cos: jax.Array, sin: jax.Array) -> tuple[jax.Array, ...]:
         n, k, h = self.shape
         b, t, _ = x.shape
         q = self.q_proj(x).reshape(b, t, n, h)  # B T N H
-        key = self.k_proj(x).reshape(b, t, k, h)  # B S K H
+        key = self.k_proj(x).reshape(b, t, k, h)  # B T K H
         v = self.v_proj(x).reshape(b, t, k, h)
         if self.q_norm is not None:
             q, key = self.q_norm(q), self.k_norm(key)
-        q, key = apply_rope(q, cos, sin), apply_rope(key, cos, sin)
-        out = attend(q, key, v, mask, self.scale)  # B T N H
+        return apply_rope(q, cos, sin), apply_rope(key, cos, sin), v
+
+    def _out(self, out: jax.Array) -> jax.Array:
+        b, t, n, h = out.shape
         return self.o_proj(out.reshape(b, t, n * h))
 
 
@@ -119,3 +137,10 @@ class Block(nnx.Module):
     def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
         x = x + self.attn(self.input_norm(x), cos, sin, mask) * self.residual_multiplier
         return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier
+
+    def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
+                    cache: tuple[jax.Array, jax.Array], write_index: jax.Array
+                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        a, cache = self.attn.call_cached(self.input_norm(x), cos, sin, mask, cache, write_index)
+        x = x + a * self.residual_multiplier
+        return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier, cache

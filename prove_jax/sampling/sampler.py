@@ -1,0 +1,212 @@
+"""Batched generation for the NNX decoder: jitted prefill, then a `lax.while_loop` decode over
+a preallocated KV cache.
+
+Prompts are left-padded into a bucket [B, P]; a row's positions count its real tokens only, so
+padding changes nothing. Decode step t writes slot P + t. Each row samples with its own key
+(from its request seed), so a row's tokens do not depend on what else is in the batch.
+Returned log-probs are log softmax(logits / temperature) of the sampled tokens (temperature 1
+for greedy), before top-k/top-p truncation: what a teacher-forced forward computes, so GRPO's
+importance ratio starts at exactly 1.
+
+Shapes are bucketed (batch and prompt length to powers of two, new tokens to the request's
+bucket) so that recompilation is bounded; `Sampler.compilations` counts the compiled shapes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import nnx
+from jax.sharding import Mesh, NamedSharding
+from jax.sharding import PartitionSpec as P
+
+from prove_jax.models.decoder import Decoder, project_logits
+from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules, tree_shardings
+
+
+@dataclass(frozen=True)
+class SamplingParams:
+    max_new_tokens: int = 256
+    temperature: float = 1.0  # 0: greedy
+    top_p: float = 1.0
+    top_k: int = 0  # 0: off
+    stop_token_ids: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.max_new_tokens < 1:
+            raise ValueError(f"max_new_tokens must be >= 1, got {self.max_new_tokens}")
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {self.temperature}")
+        if not 0 < self.top_p <= 1:
+            raise ValueError(f"top_p must be in (0, 1], got {self.top_p}")
+        if self.top_k < 0:
+            raise ValueError(f"top_k must be >= 0, got {self.top_k}")
+
+
+@dataclass(frozen=True)
+class SampleOutput:
+    tokens: list[int]  # new tokens, the stop token included when it stopped on one
+    logprobs: list[float]
+    finish_reason: str  # "stop" | "length"
+
+
+def bucket(n: int, minimum: int = 1) -> int:
+    """The next power of two >= max(n, minimum)."""
+    return 1 << max(0, math.ceil(math.log2(max(n, minimum))))
+
+
+def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array) -> jax.Array:
+    """Mask logits [B, V] outside top-k and the top-p nucleus with -inf."""
+    neg = jnp.finfo(logits.dtype).min
+    if top_k > 0:
+        kth = jax.lax.top_k(logits, top_k)[0][:, -1:]
+        logits = jnp.where(logits < kth, neg, logits)
+    sorted_logits = jnp.sort(logits, axis=-1)[:, ::-1]
+    probs = jax.nn.softmax(sorted_logits, axis=-1)
+    before = jnp.cumsum(probs, axis=-1) - probs  # mass strictly above each token
+    cutoff_index = jnp.sum(before < top_p, axis=-1, keepdims=True) - 1
+    cutoff = jnp.take_along_axis(sorted_logits, cutoff_index, axis=-1)
+    return jnp.where(logits < cutoff, neg, logits)
+
+
+def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: int,
+            top_p: jax.Array, greedy: bool) -> tuple[jax.Array, jax.Array]:
+    """One token per row and its log-prob under softmax(logits / T)."""
+    scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
+    logp_all = jax.nn.log_softmax(scaled, axis=-1)
+    if greedy:
+        token = jnp.argmax(logits, axis=-1)
+    else:
+        filtered = _filter_logits(scaled, top_k, top_p)
+        token = jax.vmap(jax.random.categorical)(keys, filtered)
+    return token, jnp.take_along_axis(logp_all, token[:, None], axis=-1)[:, 0]
+
+
+def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
+              stop_ids: jax.Array, temperature: jax.Array, top_p: jax.Array, limit: jax.Array,
+              *, max_new: int, top_k: int, greedy: bool, pad_id: int
+              ) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """max_new sizes the buffers (a bucket); limit (<= max_new) is where decoding stops."""
+    model: Decoder = nnx.merge(graphdef, state)
+    cfg = model.cfg
+    b, p = tokens.shape
+    total = p + max_new
+    cache = model.init_cache(b, total)
+    key_mask = jnp.zeros((b, total), jnp.bool_).at[:, :p].set(mask.astype(jnp.bool_))
+    lengths = jnp.sum(mask, axis=-1).astype(jnp.int32)  # real prompt tokens per row
+    positions = jnp.maximum(jnp.cumsum(mask, axis=-1) - 1, 0)
+    hidden, cache = model.hidden_states_cached(tokens, positions, key_mask, cache, jnp.int32(0))
+    head = model.head_matrix()
+
+    def logits_of(h: jax.Array) -> jax.Array:
+        return project_logits(h, head, cfg.logits_scaling, cfg.dtype)
+
+    base_keys = jax.vmap(jax.random.key)(seeds)
+    out_tokens = jnp.full((b, max_new), pad_id, jnp.int32)
+    out_logp = jnp.zeros((b, max_new), jnp.float32)
+    done = jnp.zeros((b,), jnp.bool_)
+    n_out = jnp.zeros((b,), jnp.int32)
+
+    def cond(carry: tuple) -> jax.Array:
+        t, _, _, _, _, done, _, _ = carry
+        return (t < limit) & ~jnp.all(done)
+
+    def body(carry: tuple) -> tuple:
+        t, last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out = carry
+        keys = jax.vmap(jax.random.fold_in, in_axes=(0, None))(base_keys, t)
+        token, logp = _sample(logits_of(last_hidden), keys, temperature, top_k, top_p, greedy)
+        token = jnp.where(done, pad_id, token).astype(jnp.int32)
+        out_tokens = out_tokens.at[:, t].set(token)
+        out_logp = out_logp.at[:, t].set(jnp.where(done, 0.0, logp))
+        n_out = n_out + (~done).astype(jnp.int32)
+        done = done | jnp.any(token[:, None] == stop_ids[None, :], axis=-1)
+        slot = p + t
+        key_mask = key_mask.at[:, slot].set(True)
+        # NNX variables may not cross into the loop body's trace: rebuild them there.
+        step_model = nnx.merge(graphdef, jax.tree.map(lambda x: x, state))
+        h, cache = step_model.hidden_states_cached(token[:, None], (lengths + t)[:, None], key_mask,
+                                              cache, slot)
+        return t + 1, h[:, 0], cache, key_mask, out_tokens, done, out_logp, n_out
+
+    carry = (jnp.int32(0), hidden[:, -1], cache, key_mask, out_tokens, done, out_logp, n_out)
+    carry = jax.lax.while_loop(cond, body, carry)
+    return carry[4], carry[6], carry[7]
+
+
+@dataclass
+class Sampler:
+    """Generation for one model; jitted once per (bucket shape, sampling mode)."""
+
+    model: Decoder
+    mesh: Mesh | None = None
+    rules: Rules = DEFAULT_RULES
+    pad_id: int = 0
+    min_prompt_bucket: int = 16
+    compilations: int = 0
+    _compiled: dict = field(default_factory=dict, repr=False)
+
+    def _fn(self, key: tuple) -> Any:
+        if key not in self._compiled:
+            _, _, max_new, top_k, greedy = key
+            graphdef = nnx.graphdef(self.model)
+
+            def fn(*args: Any) -> Any:
+                return _generate(graphdef, *args, max_new=max_new, top_k=top_k, greedy=greedy,
+                                 pad_id=self.pad_id)
+
+            if self.mesh is None:
+                jitted = jax.jit(fn)
+            else:
+                state_sh = tree_shardings(nnx.state(self.model), self.mesh, self.rules)
+                rows = NamedSharding(self.mesh, P(BATCH_AXES, None))
+                vec = NamedSharding(self.mesh, P(BATCH_AXES))
+                rep = NamedSharding(self.mesh, P())
+                jitted = jax.jit(fn, in_shardings=(state_sh, rows, rows, vec, rep, rep, rep, rep),
+                                 out_shardings=(rows, rows, vec))
+            self._compiled[key] = jitted
+            self.compilations += 1
+        return self._compiled[key]
+
+    def generate(self, prompts: list[list[int]], params: SamplingParams,
+                 seeds: list[int] | None = None) -> list[SampleOutput]:
+        if not prompts:
+            return []
+        if any(len(p) == 0 for p in prompts):
+            raise ValueError("every prompt needs at least one token")
+        seeds = list(seeds) if seeds is not None else list(range(len(prompts)))
+        data_ways = 1 if self.mesh is None else (self.mesh.shape["data"]
+                                                 * self.mesh.shape["fsdp"])
+        b = max(bucket(len(prompts)), data_ways)
+        plen = bucket(max(map(len, prompts)), self.min_prompt_bucket)
+        max_new = bucket(params.max_new_tokens)
+        tokens = np.full((b, plen), self.pad_id, np.int32)
+        mask = np.zeros((b, plen), np.int32)
+        for i, prompt in enumerate(prompts):  # left padding
+            tokens[i, plen - len(prompt):] = prompt
+            mask[i, plen - len(prompt):] = 1
+        tokens[len(prompts):, -1] = self.pad_id  # filler rows: one real (pad) token each
+        mask[len(prompts):, -1] = 1
+        seed_arr = np.zeros((b,), np.uint32)
+        seed_arr[: len(prompts)] = np.asarray(seeds, np.uint64) % (2**32)
+        stop = np.asarray(params.stop_token_ids or (-1,), np.int32)
+        greedy = params.temperature == 0
+        top_k = 0 if greedy else params.top_k
+        fn = self._fn((b, plen, max_new, top_k, greedy))
+        out_tokens, out_logp, n_out = fn(nnx.state(self.model), tokens, mask, seed_arr, stop,
+                                         jnp.float32(params.temperature),
+                                         jnp.float32(params.top_p),
+                                         jnp.int32(params.max_new_tokens))
+        out_tokens, out_logp, n_out = map(np.asarray, (out_tokens, out_logp, n_out))
+        results = []
+        stops = set(params.stop_token_ids)
+        for i in range(len(prompts)):
+            n = min(int(n_out[i]), params.max_new_tokens)
+            toks = out_tokens[i, :n].tolist()
+            reason = "stop" if toks and toks[-1] in stops else "length"
+            results.append(SampleOutput(toks, out_logp[i, :n].tolist(), reason))
+        return results

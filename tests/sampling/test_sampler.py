@@ -1,0 +1,129 @@
+"""The KV-cache sampler against transformers' greedy generate and a teacher-forced forward."""
+
+import jax
+import numpy as np
+import pytest
+import torch
+
+from prove_jax.checkpoint.hf import load_hf
+from prove_jax.sampling import Sampler, SamplingParams
+from prove_jax.sharding import make_mesh
+from tests.hf_models import COMMON
+
+V = COMMON["vocab_size"]
+
+
+def _prompts(seed, lengths=(5, 11, 8)):
+    rng = np.random.default_rng(seed)
+    return [rng.integers(3, V, size=n).tolist() for n in lengths]
+
+
+@pytest.mark.parametrize("variant", ["qwen3_untied", "qwen2_bias", "granite"])
+def test_greedy_equals_transformers_generate_with_padding(hf_checkpoint, variant):
+    path, hf = hf_checkpoint(variant)
+    model, _ = load_hf(path, dtype="float32")
+    prompts = _prompts(0)
+    outs = Sampler(model).generate(prompts, SamplingParams(max_new_tokens=16, temperature=0))
+    for prompt, out in zip(prompts, outs, strict=True):
+        ref = hf.generate(torch.tensor([prompt]), max_new_tokens=16, do_sample=False,
+                          eos_token_id=None, pad_token_id=0)[0, len(prompt):].tolist()
+        assert out.tokens == ref
+        assert out.finish_reason == "length" and len(out.logprobs) == 16
+
+
+def _teacher_forced(model, prompt, tokens, temperature):
+    ids = np.asarray([prompt + tokens])
+    logits = np.asarray(model(ids))[0, len(prompt) - 1:-1] / temperature
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return np.take_along_axis(np.asarray(logp), np.asarray(tokens)[:, None], axis=-1)[:, 0]
+
+
+@pytest.mark.parametrize("temperature", [1.0, 0.7])
+def test_logprobs_equal_teacher_forced_forward(hf_checkpoint, temperature):
+    model, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
+    prompts = _prompts(1)
+    outs = Sampler(model).generate(prompts, SamplingParams(max_new_tokens=20,
+                                                           temperature=temperature),
+                                   seeds=[11, 12, 13])
+    for prompt, out in zip(prompts, outs, strict=True):
+        assert len(set(out.tokens)) > 3  # really sampled, not a constant stream
+        ref = _teacher_forced(model, prompt, out.tokens, temperature)
+        np.testing.assert_allclose(out.logprobs, ref, atol=1e-4, rtol=0)
+
+
+def test_rows_depend_only_on_their_own_seed(hf_checkpoint):
+    model, _ = load_hf(hf_checkpoint("qwen2_bias")[0], dtype="float32")
+    sampler = Sampler(model)
+    params = SamplingParams(max_new_tokens=12, temperature=1.0, top_p=0.9, top_k=20)
+    prompts = _prompts(2)
+    batch = sampler.generate(prompts, params, seeds=[5, 6, 7])
+    alone = sampler.generate(prompts[1:2], params, seeds=[6])
+    assert batch[1].tokens == alone[0].tokens
+    again = sampler.generate(prompts, params, seeds=[5, 6, 7])
+    assert [o.tokens for o in again] == [o.tokens for o in batch]
+    other = sampler.generate(prompts, params, seeds=[8, 9, 10])
+    assert [o.tokens for o in other] != [o.tokens for o in batch]
+
+
+def test_top_k_one_and_tiny_top_p_are_greedy(hf_checkpoint):
+    model, _ = load_hf(hf_checkpoint("granite")[0], dtype="float32")
+    sampler = Sampler(model)
+    prompts = _prompts(3)
+    greedy = sampler.generate(prompts, SamplingParams(max_new_tokens=10, temperature=0))
+    top1 = sampler.generate(prompts, SamplingParams(max_new_tokens=10, temperature=1.0,
+                                                    top_k=1), seeds=[1, 2, 3])
+    nucleus = sampler.generate(prompts, SamplingParams(max_new_tokens=10, temperature=1.0,
+                                                       top_p=1e-6), seeds=[1, 2, 3])
+    assert [o.tokens for o in top1] == [o.tokens for o in greedy]
+    assert [o.tokens for o in nucleus] == [o.tokens for o in greedy]
+
+
+def test_stops_on_stop_token(hf_checkpoint):
+    model, _ = load_hf(hf_checkpoint("qwen3_untied")[0], dtype="float32")
+    sampler = Sampler(model)
+    prompts = _prompts(4, lengths=(9,))
+    free = sampler.generate(prompts, SamplingParams(max_new_tokens=16, temperature=1.0),
+                            seeds=[3])[0]
+    stop_at = 5
+    stop_id = free.tokens[stop_at]
+    first = free.tokens.index(stop_id)  # the first occurrence is where it must stop
+    out = sampler.generate(prompts, SamplingParams(max_new_tokens=16, temperature=1.0,
+                                                   stop_token_ids=(stop_id,)), seeds=[3])[0]
+    assert out.tokens == free.tokens[:first + 1] and out.finish_reason == "stop"
+    assert out.logprobs == free.logprobs[:first + 1]
+
+
+def test_recompilation_is_bounded_by_buckets(hf_checkpoint):
+    model, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
+    sampler = Sampler(model, min_prompt_bucket=16)
+    params = SamplingParams(max_new_tokens=6, temperature=0)
+    for n in (1, 2, 3, 4):
+        for length in (3, 9, 14, 16):
+            sampler.generate(_prompts(n, lengths=(length,) * n), params)
+    # batch buckets {1, 2, 4} x one prompt bucket (16) x one new-token bucket (8)
+    assert sampler.compilations == 3
+    sampler.generate(_prompts(0, lengths=(20,)), params)  # prompt bucket 32: one more
+    assert sampler.compilations == 4
+
+
+def test_sharded_sampler_equals_single_device(hf_checkpoint):
+    path, _ = hf_checkpoint("qwen2_bias")
+    mesh = make_mesh({"data": 2, "fsdp": 2, "tensor": 2})
+    single, _ = load_hf(path, dtype="float32")
+    sharded, _ = load_hf(path, mesh=mesh, dtype="float32")
+    prompts = _prompts(5, lengths=(4, 7, 12, 5, 9))
+    params = SamplingParams(max_new_tokens=10, temperature=0)
+    ref = Sampler(single).generate(prompts, params)
+    got = Sampler(sharded, mesh=mesh).generate(prompts, params)
+    assert [o.tokens for o in got] == [o.tokens for o in ref]
+    for a, b in zip(got, ref, strict=True):
+        np.testing.assert_allclose(a.logprobs, b.logprobs, atol=1e-5)
+
+
+def test_bad_requests_are_named():
+    with pytest.raises(ValueError, match="max_new_tokens"):
+        SamplingParams(max_new_tokens=0)
+    with pytest.raises(ValueError, match="top_p"):
+        SamplingParams(top_p=0)
+    with pytest.raises(ValueError, match="temperature"):
+        SamplingParams(temperature=-1)
