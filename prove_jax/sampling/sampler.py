@@ -60,12 +60,14 @@ def bucket(n: int, minimum: int = 1) -> int:
     return 1 << max(0, math.ceil(math.log2(max(n, minimum))))
 
 
-def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array) -> jax.Array:
-    """Mask logits [B, V] outside top-k and the top-p nucleus with -inf."""
+def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array | None) -> jax.Array:
+    """Mask logits [B, V] outside top-k and the top-p nucleus (None: off) with -inf."""
     neg = jnp.finfo(logits.dtype).min
     if top_k > 0:
         kth = jax.lax.top_k(logits, top_k)[0][:, -1:]
         logits = jnp.where(logits < kth, neg, logits)
+    if top_p is None:  # no full-vocabulary sort unless a nucleus is asked for
+        return logits
     sorted_logits = jnp.sort(logits, axis=-1)[:, ::-1]
     probs = jax.nn.softmax(sorted_logits, axis=-1)
     before = jnp.cumsum(probs, axis=-1) - probs  # mass strictly above each token
@@ -75,7 +77,7 @@ def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array) -> jax.Array
 
 
 def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: int,
-            top_p: jax.Array, greedy: bool) -> tuple[jax.Array, jax.Array]:
+            top_p: jax.Array | None, greedy: bool) -> tuple[jax.Array, jax.Array]:
     """One token per row and its log-prob under softmax(logits / T)."""
     scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
     logp_all = jax.nn.log_softmax(scaled, axis=-1)
@@ -89,7 +91,7 @@ def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: i
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
               stop_ids: jax.Array, temperature: jax.Array, top_p: jax.Array, limit: jax.Array,
-              *, max_new: int, top_k: int, greedy: bool, pad_id: int
+              *, max_new: int, top_k: int, greedy: bool, nucleus: bool, pad_id: int
               ) -> tuple[jax.Array, jax.Array, jax.Array]:
     """max_new sizes the buffers (a bucket); limit (<= max_new) is where decoding stops."""
     model: Decoder = nnx.merge(graphdef, state)
@@ -119,7 +121,8 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     def body(carry: tuple) -> tuple:
         t, last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out = carry
         keys = jax.vmap(jax.random.fold_in, in_axes=(0, None))(base_keys, t)
-        token, logp = _sample(logits_of(last_hidden), keys, temperature, top_k, top_p, greedy)
+        token, logp = _sample(logits_of(last_hidden), keys, temperature, top_k,
+                              top_p if nucleus else None, greedy)
         token = jnp.where(done, pad_id, token).astype(jnp.int32)
         out_tokens = out_tokens.at[:, t].set(token)
         out_logp = out_logp.at[:, t].set(jnp.where(done, 0.0, logp))
@@ -152,12 +155,12 @@ class Sampler:
 
     def _fn(self, key: tuple) -> Any:
         if key not in self._compiled:
-            _, _, max_new, top_k, greedy = key
+            _, _, max_new, top_k, greedy, nucleus = key
             graphdef = nnx.graphdef(self.model)
 
             def fn(*args: Any) -> Any:
                 return _generate(graphdef, *args, max_new=max_new, top_k=top_k, greedy=greedy,
-                                 pad_id=self.pad_id)
+                                 nucleus=nucleus, pad_id=self.pad_id)
 
             if self.mesh is None:
                 jitted = jax.jit(fn)
@@ -196,7 +199,8 @@ class Sampler:
         stop = np.asarray(params.stop_token_ids or (-1,), np.int32)
         greedy = params.temperature == 0
         top_k = 0 if greedy else params.top_k
-        fn = self._fn((b, plen, max_new, top_k, greedy))
+        nucleus = not greedy and params.top_p < 1.0
+        fn = self._fn((b, plen, max_new, top_k, greedy, nucleus))
         out_tokens, out_logp, n_out = fn(nnx.state(self.model), tokens, mask, seed_arr, stop,
                                          jnp.float32(params.temperature),
                                          jnp.float32(params.top_p),
