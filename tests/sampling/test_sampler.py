@@ -127,3 +127,20 @@ def test_bad_requests_are_named():
         SamplingParams(top_p=0)
     with pytest.raises(ValueError, match="temperature"):
         SamplingParams(temperature=-1)
+
+
+def test_stop_strings_single_token_and_host_side():
+    from prove_jax.sampling.sampler import SampleOutput
+    from prove_jax.sampling.stops import split_stop_strings, truncate_at_stop_strings
+    from tests.rollout.tokenizers import qwen3_tokenizer
+
+    tok = qwen3_tokenizer()
+    ids, rest = split_stop_strings(tok, ["</tool_call>", "<|im_end|>", "\nObservation:"])
+    assert ids == (tok.convert_tokens_to_ids("</tool_call>"),
+                   tok.convert_tokens_to_ids("<|im_end|>"))
+    assert rest == ("\nObservation:",)
+    tokens = tok("Thinking done.\nObservation: the balance is 5", add_special_tokens=False)
+    out = SampleOutput(tokens["input_ids"], [-0.5] * len(tokens["input_ids"]), "length")
+    cut = truncate_at_stop_strings(out, tok.decode, rest)
+    assert tok.decode(cut.tokens).endswith("\nObservation:") and cut.finish_reason == "stop"
+    assert len(cut.logprobs) == len(cut.tokens) < len(out.tokens)
