@@ -84,7 +84,7 @@ class Decoder(nnx.Module):
 
         input_ids/positions [B, T] are this step's tokens, written at cache slots
         [write_index, write_index + T); key_mask [B, S] marks the cache slots that hold real
-        tokens (after this write); cache = (k, v), each [L, B, S, K, H]. Returns the final
+        tokens (after this write); cache = (k, v), each [L, B, K, S, H]. Returns the final
         normed hidden states [B, T, D] and the updated cache.
         """
         cfg = self.cfg
@@ -99,18 +99,19 @@ class Decoder(nnx.Module):
         if cfg.embedding_multiplier != 1.0:
             x = x * cfg.embedding_multiplier
 
-        def body(h: jax.Array, layer: Block, kc: jax.Array, vc: jax.Array) -> tuple:
-            h, (kc, vc) = layer.call_cached(h, cos, sin, mask, (kc, vc), write_index)
-            return h, (kc, vc)
+        def body(carry: tuple, layer: Block) -> tuple:
+            h, kc, vc, i = carry
+            h, (kc, vc) = layer.call_cached(h, cos, sin, mask, (kc, vc), i, write_index)
+            return h, kc, vc, i + 1
 
-        x, cache = nnx.scan(body, in_axes=(nnx.Carry, 0, 0, 0), out_axes=(nnx.Carry, 0))(
-            x, self.layers, *cache)
-        return self.final_norm(x), cache
+        x, k, v, _ = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(
+            (x, *cache, jnp.int32(0)), self.layers)
+        return self.final_norm(x), (k, v)
 
     def init_cache(self, batch: int, length: int) -> tuple[jax.Array, jax.Array]:
-        """Zeroed KV cache (k, v), each [L, B, S, K, H] in the compute dtype."""
+        """Zeroed KV cache (k, v), each [L, B, K, S, H] in the compute dtype."""
         cfg = self.cfg
-        shape = (cfg.num_layers, batch, length, cfg.num_kv_heads, cfg.head_dim)
+        shape = (cfg.num_layers, batch, cfg.num_kv_heads, length, cfg.head_dim)
         return jnp.zeros(shape, cfg.dtype), jnp.zeros(shape, cfg.dtype)
 
     def head_matrix(self) -> jax.Array:

@@ -70,16 +70,24 @@ class Attention(nnx.Module):
         return self._out(attend(q, key, v, mask, self.scale))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
-                    cache: tuple[jax.Array, jax.Array], write_index: jax.Array
+                    cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        """Attend over a KV cache [B, S, K, H] after writing this step's keys/values at
-        slot `write_index`; mask [B, 1, T, S] covers the whole cache."""
+        """Write this step's keys/values into the all-layer cache (k, v: [L, B, K, S, H]) at
+        (layer, slot write_index), then attend over this layer's slice; mask [B, 1, T, S].
+        The cache keeps S next to H so both attention contractions need no transposes.
+
+        Only the new tokens are written: the cache stays a loop carry that XLA updates in
+        place, instead of a per-layer output that would be copied every decode step."""
         q, key, v = self._qkv(x, cos, sin)
-        k_cache, v_cache = cache
-        start = (0, write_index, 0, 0)
-        k_cache = jax.lax.dynamic_update_slice(k_cache, key.astype(k_cache.dtype), start)
-        v_cache = jax.lax.dynamic_update_slice(v_cache, v.astype(v_cache.dtype), start)
-        return self._out(attend(q, k_cache, v_cache, mask, self.scale)), (k_cache, v_cache)
+        k_all, v_all = cache
+        start = (layer, 0, 0, write_index, 0)
+        new_k = key.transpose(0, 2, 1, 3)[None].astype(k_all.dtype)  # 1 B K T H
+        new_v = v.transpose(0, 2, 1, 3)[None].astype(v_all.dtype)
+        k_all = jax.lax.dynamic_update_slice(k_all, new_k, start)
+        v_all = jax.lax.dynamic_update_slice(v_all, new_v, start)
+        k_l = jax.lax.dynamic_index_in_dim(k_all, layer, keepdims=False)  # B K S H
+        v_l = jax.lax.dynamic_index_in_dim(v_all, layer, keepdims=False)
+        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all)
 
     def _qkv(self, x: jax.Array, cos: jax.Array, sin: jax.Array) -> tuple[jax.Array, ...]:
         n, k, h = self.shape
@@ -111,6 +119,19 @@ def attend(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: flo
     return out.reshape(b, t, n, h)
 
 
+def attend_cache(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array,
+                 scale: float) -> jax.Array:
+    """`attend` for the cache layout: q [B,T,N,H], k/v [B,K,S,H], mask bool [B,1,T,S]."""
+    b, t, n, h = q.shape
+    kv = k.shape[1]
+    qg = q.reshape(b, t, kv, n // kv, h)  # B T K G H
+    scores = jnp.einsum("btkgh,bksh->bkgts", qg, k, preferred_element_type=jnp.float32) * scale
+    scores = jnp.where(mask[:, :, None], scores, jnp.finfo(jnp.float32).min)
+    probs = jax.nn.softmax(scores, axis=-1).astype(v.dtype)
+    out = jnp.einsum("bkgts,bksh->btkgh", probs, v)
+    return out.reshape(b, t, n, h)
+
+
 class MLP(nnx.Module):
     """SwiGLU: down(silu(gate(x)) * up(x))."""
 
@@ -139,8 +160,9 @@ class Block(nnx.Module):
         return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
-                    cache: tuple[jax.Array, jax.Array], write_index: jax.Array
+                    cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        a, cache = self.attn.call_cached(self.input_norm(x), cos, sin, mask, cache, write_index)
+        a, cache = self.attn.call_cached(self.input_norm(x), cos, sin, mask, cache, layer,
+                                         write_index)
         x = x + a * self.residual_multiplier
         return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier, cache
