@@ -105,23 +105,16 @@ class Attention(nnx.Module):
 
 
 def attend(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: float) -> jax.Array:
-    """Grouped-query attention. q [B,T,N,H], k/v [B,S,K,H], mask bool [B,1,T,S].
-
-    Scores and softmax in float32; query groups share kv heads without repeating them.
-    """
-    b, t, n, h = q.shape
-    kv = k.shape[2]
-    qg = q.reshape(b, t, kv, n // kv, h)  # B T K G H
-    scores = jnp.einsum("btkgh,bskh->bkgts", qg, k, preferred_element_type=jnp.float32) * scale
-    scores = jnp.where(mask[:, :, None], scores, jnp.finfo(jnp.float32).min)
-    probs = jax.nn.softmax(scores, axis=-1).astype(v.dtype)
-    out = jnp.einsum("bkgts,bskh->btkgh", probs, v)
-    return out.reshape(b, t, n, h)
+    """Grouped-query attention. q [B,T,N,H], k/v [B,S,K,H] (projection layout), mask bool
+    [B,1,T,S]; the math is `attend_cache`'s."""
+    return attend_cache(q, k.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3), mask, scale)
 
 
 def attend_cache(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array,
                  scale: float) -> jax.Array:
-    """`attend` for the cache layout: q [B,T,N,H], k/v [B,K,S,H], mask bool [B,1,T,S]."""
+    """Grouped-query attention over k/v in the cache layout [B,K,S,H]; q [B,T,N,H], mask bool
+    [B,1,T,S]. Scores and softmax in float32; query groups share kv heads without repeating
+    them."""
     b, t, n, h = q.shape
     kv = k.shape[1]
     qg = q.reshape(b, t, kv, n // kv, h)  # B T K G H
