@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
+from servers.shopping.catalog_data import CATEGORIES
 from servers.shopping.common import (
     DOMAIN,
     ProductId,
@@ -15,7 +16,6 @@ from servers.shopping.common import (
     rating_of,
     variants_of,
 )
-from servers.shopping.data import CATEGORIES
 from servers.shopping.models import (
     CategoryList,
     ProductDetail,

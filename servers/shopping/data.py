@@ -1,5 +1,6 @@
-"""shopping state: the store's catalog and the generator of stock, reviews, the user's account
-(addresses, payment methods, cart, wishlist) and order history with shipments and returns.
+"""shopping state: the generator of stock, reviews, the user's account (addresses, payment
+methods, cart, wishlist) and order history with shipments and returns. The static catalog
+tables (categories, products, review texts, coupons) live in catalog_data.
 
 Reviewers are the world's people; the user (world.user) ships to their own city.
 """
@@ -12,6 +13,7 @@ import random
 
 from servers.core.state import State
 from servers.core.world import World, days_ago
+from servers.shopping.catalog_data import CATALOG, COUPONS, REVIEW_TEXT
 
 TODAY = dt.date(2026, 6, 15)  # REFERENCE_DATE of every world
 RETURN_DAYS = 30
@@ -19,168 +21,6 @@ FREE_SHIPPING_FROM = 50.0
 SHIPPING_FEE = 5.99
 MAX_PER_LINE = 10
 
-CATEGORIES = {"electronics": "Electronics", "home_kitchen": "Home & Kitchen",
-              "clothing": "Clothing", "shoes": "Shoes", "sports_outdoors": "Sports & Outdoors",
-              "books": "Books", "beauty": "Beauty & Personal Care", "toys_games": "Toys & Games"}
-SIZES = ["S", "M", "L", "XL"]
-SHOE = ["8", "9", "10", "11"]
-# category -> (name, brand, base price, option axes, price step per value of the first axis,
-#              description)
-CATALOG: dict[str, list[tuple[str, str, float, dict[str, list[str]], float, str]]] = {
-    "electronics": [
-        ("Wireless Noise-Cancelling Headphones", "Sonique", 199.99,
-         {"color": ["black", "silver", "midnight blue"]}, 0, "Over-ear, 40h battery, ANC"),
-        ("Smartphone X12", "Novatek", 699.0, {"storage": ["128GB", "256GB", "512GB"],
-                                              "color": ["graphite", "white"]}, 100,
-         "6.1-inch OLED, triple camera"),
-        ("4K Action Camera", "Vistra", 249.99, {"bundle": ["standard", "adventure kit"]}, 60,
-         "Waterproof to 10 m, image stabilisation"),
-        ("Smartwatch Pulse 3", "Novatek", 229.0, {"case size": ["41mm", "45mm"],
-                                                  "band": ["sport", "leather"]}, 30,
-         "GPS, heart rate and sleep tracking"),
-        ("Bluetooth Speaker Boom Mini", "Sonique", 59.99,
-         {"color": ["red", "blue", "black"]}, 0, "Pocket speaker, 12h battery, IP67"),
-        ("Mechanical Keyboard K87", "Keyforge", 129.0,
-         {"switch": ["red", "brown", "blue"], "layout": ["US", "UK"]}, 0,
-         "Tenkeyless, hot-swappable switches"),
-    ],
-    "home_kitchen": [
-        ("Espresso Machine Barista Pro", "Crema", 449.0, {"color": ["stainless", "black"]}, 0,
-         "15-bar pump with steam wand and grinder"),
-        ("Air Fryer 5.5L", "Heatwave", 99.99, {"color": ["black", "white"]}, 0,
-         "8 presets, dishwasher-safe basket"),
-        ("Chef's Knife 8 inch", "Forgewell", 89.0,
-         {"handle": ["walnut", "black composite"]}, 0, "German steel, full tang"),
-        ("Cast Iron Skillet", "Forgewell", 39.99, {"size": ["10 in", "12 in"]}, 10,
-         "Pre-seasoned, oven safe"),
-        ("Cotton Bath Towel Set", "Loomhaus", 49.99,
-         {"pieces": ["4-piece", "6-piece"], "color": ["white", "sage", "navy"]}, 20,
-         "600 gsm organic cotton"),
-        ("Robot Vacuum S6", "Tidybot", 299.0, {"model": ["standard", "self-empty"]}, 150,
-         "Lidar mapping, app control"),
-    ],
-    "clothing": [
-        ("Merino Crew Sweater", "Northloom", 89.0,
-         {"size": SIZES, "color": ["charcoal", "oatmeal"]}, 0, "Fine-gauge merino wool"),
-        ("Classic Denim Jacket", "Riverstone", 79.5,
-         {"size": SIZES, "wash": ["light", "dark"]}, 0, "Rigid cotton denim"),
-        ("Waterproof Rain Shell", "Summitline", 149.0,
-         {"size": SIZES, "color": ["forest", "orange"]}, 0, "3-layer, taped seams"),
-        ("Organic Cotton T-Shirt", "Basics Co", 24.0,
-         {"size": SIZES, "color": ["white", "black"]}, 0, "Regular fit, 180 gsm"),
-        ("Slim Chino Trousers", "Riverstone", 59.0,
-         {"waist": ["30", "32", "34", "36"], "color": ["khaki", "navy"]}, 0,
-         "Stretch cotton twill"),
-        ("Down Puffer Vest", "Summitline", 119.0, {"size": SIZES, "color": ["black", "red"]},
-         0, "650-fill responsible down"),
-    ],
-    "shoes": [
-        ("Trail Running Shoe TR-5", "Stride", 129.99,
-         {"size": SHOE, "color": ["grey/lime", "black"]}, 0, "Grippy lugs, rock plate"),
-        ("Leather Chelsea Boot", "Bramley", 179.0, {"size": SHOE, "color": ["brown", "black"]},
-         0, "Goodyear welted, leather sole"),
-        ("Everyday Canvas Sneaker", "Stride", 54.99, {"size": SHOE, "color": ["white", "navy"]},
-         0, "Vulcanised rubber sole"),
-        ("Hiking Boot Ridge Mid", "Summitline", 159.0, {"size": SHOE}, 0,
-         "Waterproof membrane, ankle support"),
-        ("Recovery Slide", "Stride", 34.99, {"size": ["S", "M", "L"], "color": ["black", "sand"]},
-         0, "Cushioned foam footbed"),
-        ("Court Tennis Shoe", "Acecourt", 99.0, {"size": SHOE}, 0, "Durable herringbone sole"),
-    ],
-    "sports_outdoors": [
-        ("Yoga Mat Pro 6mm", "Asana", 68.0, {"color": ["purple", "teal", "black"]}, 0,
-         "Non-slip natural rubber"),
-        ("Adjustable Dumbbell Set", "IronCore", 329.0, {"max weight": ["24kg", "40kg"]}, 120,
-         "Dial-adjustable pair with stand"),
-        ("2-Person Backpacking Tent", "Summitline", 249.0, {"color": ["olive", "orange"]}, 0,
-         "1.6 kg, freestanding, two doors"),
-        ("Insulated Water Bottle", "Hydrahold", 29.99,
-         {"capacity": ["500ml", "750ml", "1L"], "color": ["steel", "black"]}, 5,
-         "Keeps drinks cold 24h"),
-        ("Road Bike Helmet", "Velo", 89.99, {"size": ["S", "M", "L"], "color": ["white", "black"]},
-         0, "MIPS protection, 18 vents"),
-        ("Carbon Trekking Poles", "Summitline", 119.0, {"length": ["100-125cm", "110-135cm"]},
-         0, "Pair, cork grips, flick locks"),
-    ],
-    "books": [
-        ("The Quiet Orbit", "Harbor House", 18.99, {"format": ["paperback", "hardcover"]}, 10,
-         "A novel by Mira Castell"),
-        ("Practical Python for Data Work", "Linden Press", 44.99,
-         {"format": ["paperback", "hardcover"]}, 15, "Hands-on guide to pandas and SQL"),
-        ("The Salt Road: A History of Trade", "Meridian Books", 24.99,
-         {"format": ["paperback", "hardcover"]}, 10, "Popular history by Idris Vale"),
-        ("Cooking with Fire", "Ember Press", 32.0, {"format": ["hardcover"]}, 0,
-         "Grilling and open-flame cookbook"),
-        ("Mindful Mornings", "Linden Press", 16.5, {"format": ["paperback", "hardcover"]}, 8,
-         "365 short daily meditations"),
-        ("Atlas of Small Islands", "Harbor House", 29.95, {"format": ["hardcover"]}, 0,
-         "Illustrated atlas of remote islands"),
-    ],
-    "beauty": [
-        ("Vitamin C Brightening Serum", "Lumiere", 34.0, {"size": ["30ml", "50ml"]}, 16,
-         "15% vitamin C with ferulic acid"),
-        ("Daily Mineral Sunscreen SPF 50", "Solis", 22.0, {"size": ["50ml", "100ml"]}, 12,
-         "Broad spectrum, reef safe"),
-        ("Hydrating Face Cream", "Lumiere", 42.0, {"skin type": ["normal", "dry"]}, 0,
-         "Ceramides and hyaluronic acid"),
-        ("Argan Hair Oil", "Verdana", 26.0, {"size": ["50ml", "100ml"]}, 14,
-         "Cold-pressed argan oil"),
-        ("Electric Toothbrush SonicClean", "Brightsmile", 79.99, {"color": ["white", "black"]},
-         0, "Pressure sensor, 3 modes"),
-        ("Eau de Parfum Cedar & Fig", "Maison Olea", 95.0, {"size": ["50ml", "100ml"]}, 45,
-         "Woody, warm and fresh"),
-    ],
-    "toys_games": [
-        ("Settlers' Harbor Board Game", "Meeple Works", 49.99,
-         {"edition": ["base", "deluxe"]}, 25, "Strategy game for 3-5 players"),
-        ("1000-Piece Puzzle Lisbon Rooftops", "Puzzlecraft", 21.99, {"pieces": ["1000"]}, 0,
-         "Recycled board, poster included"),
-        ("Building Bricks Space Station", "Brickwise", 89.99, {"set": ["standard"]}, 0,
-         "1,120 pieces, ages 9+"),
-        ("Remote Control Off-Road Car", "Turbotoy", 64.99, {"color": ["red", "blue"]}, 0,
-         "4WD, 30 km/h, rechargeable"),
-        ("Plush Red Panda", "Cuddlebug", 19.99, {"size": ["small", "large"]}, 12,
-         "Super-soft recycled fibre"),
-        ("Kids Science Kit Crystal Lab", "Curio Labs", 34.99, {"kit": ["standard"]}, 0,
-         "Grow 8 crystals, ages 8+"),
-    ],
-}
-REVIEW_TEXT = {
-    5: [("Love it", "Exactly as described and arrived quickly. Would buy again."),
-        ("Excellent quality", "Better than I expected for the price. Highly recommend."),
-        ("Five stars", "Does everything I wanted. Very happy with it.")],
-    4: [("Very good", "Great overall, only a minor quibble with the packaging."),
-        ("Solid choice", "Works well. Took a few days to get used to it.")],
-    3: [("It's okay", "Does the job, but nothing special for the price."),
-        ("Mixed feelings", "Some things are great, others could be better.")],
-    2: [("Disappointed", "Quality felt cheaper than the photos suggested."),
-        ("Not great", "Had issues after two weeks of use.")],
-    1: [("Would not recommend", "Stopped working quickly and support was slow."),
-        ("Poor", "Not as described. I returned it.")],
-}
-COUPONS = [
-    # code, description, kind, value, min spend, category, expires, max discount, single use,
-    # used
-    ("WELCOME10", "10% off your first order", "percent", 10, 0, None, "2026-12-31", 50, True,
-     True),
-    ("SUMMER15", "15% off orders over $75", "percent", 15, 75, None, "2026-07-31", 100, False,
-     False),
-    ("SAVE20", "$20 off orders over $150", "fixed", 20, 150, None, "2026-08-31", None, False,
-     False),
-    ("FREESHIP", "Free standard shipping, any order", "free_shipping", 0, 0, None, "2026-09-30",
-     None, False, False),
-    ("TECH50", "$50 off electronics over $400", "fixed", 50, 400, "electronics", "2026-07-15",
-     None, False, False),
-    ("BOOKWORM", "20% off books", "percent", 20, 20, "books", "2026-12-31", 30, False, False),
-    ("HOME12", "12% off home & kitchen over $60", "percent", 12, 60, "home_kitchen",
-     "2026-06-30", 80, False, False),
-    ("SPRING25", "25% off sitewide (spring sale)", "percent", 25, 50, None, "2026-05-31", 75,
-     False, False),
-    ("FLASH40", "$40 off orders over $200 (flash sale)", "fixed", 40, 200, None, "2026-06-01",
-     None, False, False),
-    ("VIP30", "30% off orders over $300, one use", "percent", 30, 300, None, "2026-10-31", 120,
-     True, False),
-]
 ORDER_PLAN = [  # (days ago placed, status), oldest first
     (150, "delivered"), (132, "delivered"), (118, "cancelled"), (104, "delivered"),
     (90, "delivered"), (77, "delivered"), (66, "delivered"), (58, "cancelled"),
