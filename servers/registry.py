@@ -14,9 +14,7 @@ TOOL_COUNTS = {
     "travel_booking": 20, "maps": 16, "social_media": 15, "team_chat": 11, "iot_devices": 25,
     "vehicle": 20, "crm": 16, "issue_tracker": 20, "food_delivery": 17, "video_meeting": 10,
 }
-# The servers implemented so far (library I); library II adds the rest.
-AVAILABLE = ("banking", "trading", "payments", "calendar", "email", "filesystem", "shopping",
-             "marketplace", "retail_chain", "budget")
+AVAILABLE = tuple(TOOL_COUNTS)
 
 
 def available() -> list[str]:
@@ -30,4 +28,6 @@ def load_domain(name: str) -> Domain:
     if name not in available():
         raise KeyError(f"server {name!r} is not implemented yet; available: "
                        f"{', '.join(available())}")
-    return importlib.import_module(f"servers.{name}").DOMAIN
+    domain = importlib.import_module(f"servers.{name}").DOMAIN
+    domain.check()
+    return domain

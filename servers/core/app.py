@@ -22,6 +22,7 @@ from servers.core.schema import make_validator
 
 SESSION_KEY = "prove/session"  # the meta key carrying the episode's session id
 CONTROL_KEY = "prove/control"
+REQUIRES_KEY = "prove/requires"  # tool _meta: tools that must run first (implicit dependencies)
 ERROR_KIND_KEY = "prove/error_kind"
 
 _SEED = {"type": "integer", "minimum": 0, "description": "Seed of the world to build"}
@@ -79,7 +80,8 @@ def list_tools(runtime: Runtime) -> list[types.Tool]:
     tools = [types.Tool(name=spec.name, description=spec.description,
                         input_schema=spec.input_schema, output_schema=spec.output_schema,
                         annotations=types.ToolAnnotations(read_only_hint=spec.read_only,
-                                                          destructive_hint=not spec.read_only))
+                                                          destructive_hint=not spec.read_only),
+                        _meta={REQUIRES_KEY: list(spec.requires)} if spec.requires else None)
              for spec in runtime.domain.tools.values()]
     tools += [types.Tool(name=name, description=spec["description"],
                          input_schema={"type": "object", "properties": spec["properties"],

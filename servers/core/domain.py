@@ -33,6 +33,9 @@ class ToolSpec:
     read_only: bool
     fn: Callable[..., dict]
     validate: Callable[[Any], dict]
+    # Tools that must have run earlier in the session for this one to succeed on the state the
+    # user means (add_to_cart before checkout): the synthesizer's implicit dependency edges.
+    requires: tuple[str, ...] = ()
 
     def openai_schema(self) -> dict:
         """The OpenAI-style function schema a policy sees."""
@@ -48,7 +51,8 @@ class Domain:
     build: Callable[[State, World, random.Random], None]  # fills a fresh State
     tools: dict[str, ToolSpec] = field(default_factory=dict)
 
-    def tool(self, *, read_only: bool) -> Callable[[Callable[..., dict]], Callable[..., dict]]:
+    def tool(self, *, read_only: bool, requires: tuple[str, ...] = ()
+             ) -> Callable[[Callable[..., dict]], Callable[..., dict]]:
         def register(fn: Callable[..., dict]) -> Callable[..., dict]:
             if fn.__name__ in self.tools:
                 raise ValueError(f"{self.name}: tool {fn.__name__!r} defined twice")
@@ -59,9 +63,16 @@ class Domain:
             self.tools[fn.__name__] = ToolSpec(
                 name=fn.__name__, description=doc, input_schema=input_schema,
                 output_schema=output_schema, read_only=read_only, fn=fn,
-                validate=make_validator(fn.__name__, input_schema))
+                validate=make_validator(fn.__name__, input_schema), requires=tuple(requires))
             return fn
         return register
+
+    def check(self) -> None:
+        """Declarations that can only be checked once every tool is registered."""
+        for spec in self.tools.values():
+            unknown = [r for r in spec.requires if r not in self.tools or r == spec.name]
+            if unknown:
+                raise ValueError(f"{self.name}.{spec.name} requires unknown tools {unknown}")
 
     def new_state(self, world: World, rng: random.Random) -> State:
         state = State()

@@ -86,7 +86,7 @@ def clear_cart(s: State) -> Cart:
     return cart_out(s)
 
 
-@DOMAIN.tool(read_only=False)
+@DOMAIN.tool(read_only=False, requires=("add_to_cart",))
 def apply_coupon(s: State, code: Annotated[str, Arg(
         "Coupon code, e.g. 'SUMMER15' (case-insensitive)", min_length=3, max_length=20)]
                  ) -> Cart:
@@ -153,7 +153,7 @@ def list_payment_methods(s: State) -> PaymentMethodList:
     return {"payment_methods": [method_out(r) for r in s["payment_methods"].rows()]}
 
 
-@DOMAIN.tool(read_only=False)
+@DOMAIN.tool(read_only=False, requires=("add_to_cart",))
 def checkout(
         s: State,
         address_id: Annotated[str, Arg("Shipping address id (from list_addresses)")],

@@ -11,11 +11,12 @@ import json
 import random
 import subprocess
 import sys
+from typing import TypedDict
 
 import pytest
 from jsonschema import Draft202012Validator
 
-from servers.core.app import CONTROL_KEY
+from servers.core.app import CONTROL_KEY, REQUIRES_KEY
 from servers.core.runtime import Runtime
 from servers.registry import TOOL_COUNTS, available, load_domain
 from tests.servers.common import (
@@ -65,7 +66,11 @@ async def test_schemas_are_valid(name):
         assert tool.description and len(tool.description) > 15, tool.name
         for prop, schema in tool.input_schema["properties"].items():
             assert schema.get("description"), f"{tool.name}.{prop} has no description"
-        assert tool.annotations.read_only_hint == load_domain(name).tools[tool.name].read_only
+        spec = load_domain(name).tools[tool.name]
+        assert tool.annotations.read_only_hint == spec.read_only
+        requires = (tool.meta or {}).get(REQUIRES_KEY, [])
+        assert requires == list(spec.requires)
+        assert all(r in load_domain(name).tools for r in requires), tool.name
 
 
 @pytest.mark.parametrize("name", SERVERS)
@@ -186,3 +191,21 @@ async def test_session_errors_are_clear():
         assert bad.is_error and "seed" in text(bad)
         default = await call(c, tool, args)  # no session id: the default world
         assert not default.is_error
+
+
+class Done(TypedDict):
+    done: bool
+
+
+def test_requires_must_name_tools_of_the_domain():
+    from servers.core.domain import Domain
+
+    domain = Domain("toy", "A toy domain for the check.", lambda s, w, r: None)
+
+    @domain.tool(read_only=False, requires=("no_such_tool",))
+    def do_thing(s) -> Done:
+        """Does a thing that needs another thing first."""
+        return {"done": True}
+
+    with pytest.raises(ValueError, match="no_such_tool"):
+        domain.check()
