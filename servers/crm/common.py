@@ -1,0 +1,125 @@
+"""crm: the domain object, argument types and helpers shared by the tool modules."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from servers.core.domain import Domain
+from servers.core.errors import ToolError
+from servers.core.schema import Arg
+from servers.core.state import Row, State
+from servers.crm.data import CURRENCY, OPEN_STAGES, PROBABILITY, TODAY, TRANSITIONS, build
+from servers.crm.models import Account, Activity, Contact, Deal, Task
+
+DOMAIN = Domain("crm", "A sales CRM: accounts (companies), contacts (people), deals through "
+                "pipeline stages, logged calls/meetings/emails/notes, follow-up tasks and a "
+                "pipeline summary.", build)
+
+Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won",
+                "closed_lost"]
+LifecycleStage = Literal["lead", "qualified", "opportunity", "customer", "churned", "other"]
+LostReason = Literal["price", "competitor", "no_budget", "no_decision", "timing", "other"]
+Priority = Literal["low", "normal", "high"]
+ActivityKind = Literal["call", "meeting", "email", "note"]
+
+DATE = r"\d{4}-\d{2}-\d{2}"
+ContactId = Annotated[str, Arg("Contact id = the person's id, e.g. 'p_004' (from "
+                               "search_contacts)")]
+AccountId = Annotated[str, Arg("Account id, e.g. 'co_003' (from search_accounts)")]
+DealId = Annotated[str, Arg("Deal id, e.g. 'dl_0007' (from list_deals)")]
+TaskId = Annotated[str, Arg("Task id, e.g. 'tsk_0004' (from list_tasks)")]
+Limit = Annotated[int, Arg("At most this many results", minimum=1, maximum=100)]
+
+
+def now(s: State) -> str:
+    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
+    n = s.var("__clock", 0) + 1
+    s.set_var("__clock", n)
+    when = dt.datetime.combine(TODAY, dt.time(9, 0)) + dt.timedelta(minutes=n)
+    return when.isoformat(timespec="minutes")
+
+
+def parse_date(value: str, arg: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ToolError(f"{arg} {value!r} is not a valid calendar date; use YYYY-MM-DD, "
+                        f"e.g. '{TODAY.isoformat()}'") from None
+
+
+def future_date(value: str, arg: str) -> str:
+    """A date that must be today or later (the reference date is 2026-06-15)."""
+    day = parse_date(value, arg)
+    if day < TODAY:
+        raise ToolError(f"{arg} {value} is in the past; today is {TODAY.isoformat()}, pick "
+                        "today or a later date")
+    return day.isoformat()
+
+
+def clean(value: str, arg: str) -> str:
+    """The text without surrounding whitespace; blank text is an error."""
+    value = value.strip()
+    if not value:
+        raise ToolError(f"{arg} must not be blank")
+    return value
+
+
+def rep(s: State, user_id: str) -> Row:
+    return s["reps"].get(user_id)
+
+
+def check_contact_in_account(s: State, contact_id: str, account_id: str) -> Row:
+    contact = s["contacts"].get(contact_id)
+    if contact["account_id"] != account_id:
+        account = s["accounts"].get(account_id)
+        raise ToolError(f"contact {contact_id} ({contact['name']}) works at "
+                        f"{s['accounts'].get(contact['account_id'])['name']}, not at "
+                        f"{account['name']}; use search_contacts with account_id="
+                        f"'{account_id}' to find that account's contacts")
+    return contact
+
+
+# ----------------------------------------------------------------------------- outputs
+def account_out(s: State, row: Row) -> Account:
+    deals = s["deals"].rows(lambda d: d["account_id"] == row["account_id"]
+                            and d["stage"] in OPEN_STAGES)
+    return {**row, "owner_name": rep(s, row["owner_id"])["name"],
+            "contact_count": len(s["contacts"].rows(
+                lambda c: c["account_id"] == row["account_id"])),
+            "open_deal_count": len(deals),
+            "open_pipeline_amount": round(sum(d["amount"] for d in deals), 2)}
+
+
+def contact_out(s: State, row: Row) -> Contact:
+    return {**row, "account_name": s["accounts"].get(row["account_id"])["name"],
+            "owner_name": rep(s, row["owner_id"])["name"]}
+
+
+def deal_out(s: State, row: Row) -> Deal:
+    contact = s["contacts"].find(row["primary_contact_id"] or "")
+    out = {k: v for k, v in row.items() if k != "stage_history"}
+    probability = PROBABILITY[row["stage"]]
+    return {**out, "account_name": s["accounts"].get(row["account_id"])["name"],
+            "primary_contact_name": contact["name"] if contact else None,
+            "owner_name": rep(s, row["owner_id"])["name"], "probability": probability,
+            "currency": CURRENCY,
+            "weighted_amount": round(row["amount"] * probability / 100, 2),
+            "allowed_next_stages": list(TRANSITIONS[row["stage"]])}
+
+
+def activity_out(s: State, row: Row) -> Activity:
+    contact = s["contacts"].find(row["contact_id"] or "")
+    deal = s["deals"].find(row["deal_id"] or "")
+    return {**row, "contact_name": contact["name"] if contact else None,
+            "deal_name": deal["name"] if deal else None,
+            "logged_by_name": rep(s, row["logged_by_id"])["name"]}
+
+
+def task_out(s: State, row: Row) -> Task:
+    contact = s["contacts"].find(row["contact_id"] or "")
+    deal = s["deals"].find(row["deal_id"] or "")
+    return {**row, "assignee_name": rep(s, row["assignee_id"])["name"],
+            "contact_name": contact["name"] if contact else None,
+            "deal_name": deal["name"] if deal else None,
+            "overdue": row["status"] == "open" and row["due_date"] < TODAY.isoformat()}

@@ -1,0 +1,133 @@
+"""food_delivery: the domain object, argument types and helpers shared by the tool modules."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from servers.core.domain import Domain
+from servers.core.schema import Arg
+from servers.core.state import Row, State
+from servers.food_delivery.data import NOW, build, is_open, service_fee
+from servers.food_delivery.models import Cart, CartLine, Order, RestaurantSummary
+
+DOMAIN = Domain("food_delivery", "Food delivery from restaurants and cafes: search, menus, "
+                "cart, promo codes, checkout, order tracking, cancellation, ratings, reorders "
+                "and saved addresses.", build)
+
+OrderId = Annotated[str, Arg("Order id, e.g. 'ord_0021' (from list_orders)")]
+
+
+def clock(s: State) -> dt.datetime:
+    return NOW + dt.timedelta(minutes=s.var("__clock", 0))
+
+
+def tick(s: State) -> str:
+    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
+    s.set_var("__clock", s.var("__clock", 0) + 1)
+    return clock(s).isoformat(timespec="minutes")
+
+
+def restaurant_out(s: State, r: Row) -> RestaurantSummary:
+    hours = f"{r['opens']}-{r['closes']}"
+    if r["closed_on"]:
+        hours += f", closed {'/'.join(r['closed_on'])}s"
+    return {"restaurant_id": r["restaurant_id"], "place_id": r["place_id"], "name": r["name"],
+            "kind": r["kind"], "cuisine": r["cuisine"], "city": r["city"],
+            "address": r["address"], "rating": r["rating"], "review_count": r["review_count"],
+            "price_level": r["price_level"], "delivery_fee": r["delivery_fee"],
+            "min_order": r["min_order"], "delivery_min": r["delivery_min"],
+            "open_now": is_open(r, clock(s)), "hours": hours,
+            "accepts_cash": r["accepts_cash"]}
+
+
+def unit_price(item: Row, options: list[str]) -> float:
+    extra = sum(c["price"] for g in item["option_groups"] for c in g["choices"]
+                if c["name"] in options)
+    return round(item["price"] + extra, 2)
+
+
+def cart_lines(s: State) -> list[CartLine]:
+    out = []
+    for row in sorted(s["cart"].rows(), key=lambda r: r["line_id"]):
+        item = s["menu_items"].get(row["item_id"])
+        price = unit_price(item, row["options"])
+        out.append({"line_id": row["line_id"], "item_id": item["item_id"],
+                    "name": item["name"], "options": row["options"], "unit_price": price,
+                    "quantity": row["quantity"],
+                    "line_total": round(price * row["quantity"], 2)})
+    return out
+
+
+def promo_problem(s: State, promo: Row, subtotal: float) -> str | None:
+    """Why the promo cannot apply to the current cart (None when it can)."""
+    code = promo["code"]
+    if promo["expires"] < clock(s).date().isoformat():
+        return f"promo code {code} expired on {promo['expires']}"
+    if promo["single_use"] and promo["used"]:
+        return f"promo code {code} is single-use and you already used it"
+    rid = s.var("cart_restaurant_id")
+    if promo["cuisine"] and rid and s["restaurants"].get(rid)["cuisine"] != promo["cuisine"]:
+        return f"promo code {code} is only valid at {promo['cuisine']} restaurants"
+    if subtotal < promo["min_subtotal"]:
+        return (f"promo code {code} needs a subtotal of at least ${promo['min_subtotal']:.2f}; "
+                f"the cart has ${subtotal:.2f}")
+    return None
+
+
+def discount_for(promo: Row, subtotal: float) -> float:
+    if promo["kind"] == "percent":
+        off = round(subtotal * promo["value"] / 100, 2)
+        return min(off, promo["max_discount"]) if promo["max_discount"] else off
+    if promo["kind"] == "fixed":
+        return float(min(promo["value"], subtotal))
+    return 0.0  # free delivery
+
+
+def subtotal_of(lines: list[CartLine]) -> float:
+    return round(sum((ln["line_total"] for ln in lines), 0.0), 2)
+
+
+def recheck_promo(s: State) -> str | None:
+    """Drop the applied promo if the cart no longer qualifies; say so."""
+    code = s.var("promo_code")
+    if code is None:
+        return None
+    problem = promo_problem(s, s["promos"].get(code), subtotal_of(cart_lines(s)))
+    if problem is None:
+        return None
+    s.set_var("promo_code", None)
+    return f"{problem}, so it was removed from the cart"
+
+
+def cart_out(s: State, notice: str | None = None) -> Cart:
+    lines = cart_lines(s)
+    rid = s.var("cart_restaurant_id")
+    rest = s["restaurants"].get(rid) if rid else None
+    subtotal = subtotal_of(lines)
+    code = s.var("promo_code")
+    promo = s["promos"].get(code) if code else None
+    discount = discount_for(promo, subtotal) if promo else 0.0
+    fee = 0.0 if not lines or (promo and promo["kind"] == "free_delivery") else (
+        rest["delivery_fee"])
+    svc = service_fee(subtotal) if lines else 0.0
+    total = round(subtotal - discount + fee + svc, 2) if lines else 0.0
+    return {"restaurant_id": rid, "restaurant_name": rest["name"] if rest else None,
+            "lines": lines, "item_count": sum(ln["quantity"] for ln in lines),
+            "subtotal": subtotal, "promo_code": code, "discount": discount,
+            "delivery_fee": fee, "service_fee": svc, "total": total,
+            "min_order": rest["min_order"] if rest else None, "notice": notice}
+
+
+def address_text(s: State, address_id: str) -> str:
+    a = s["addresses"].get(address_id)
+    return f"{a['street']}, {a['postal_code']} {a['city']}"
+
+
+def order_out(s: State, row: Row) -> Order:
+    keep = ("order_id", "restaurant_id", "restaurant_name", "city", "status", "placed_at",
+            "lines", "subtotal", "promo_code", "discount", "delivery_fee", "service_fee", "tip",
+            "total", "address_id", "payment_method_id", "instructions", "rating", "review",
+            "cancel_reason", "refund_amount")
+    out = {k: row[k] for k in keep}
+    return {**out, "delivery_address": address_text(s, row["address_id"])}

@@ -1,0 +1,219 @@
+"""food_delivery state: restaurants (exactly the world's restaurant and cafe places, same names,
+cities and place ids), their menus, the user's saved addresses, payment methods, promo codes,
+cart and order history.
+
+The user is world.user; they live in their own city and have a second address in another.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from servers.core.state import State
+from servers.core.world import REFERENCE_DATE, World
+from servers.food_delivery.menus import MENUS, PROMOS
+
+NOW = dt.datetime.combine(REFERENCE_DATE, dt.time(12, 30))  # lunchtime on a Monday
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+CITY_PRICE = {"Lisbon": 0.85, "Berlin": 1.0, "Paris": 1.1, "Madrid": 0.9, "Amsterdam": 1.1,
+              "London": 1.25, "New York": 1.25, "San Francisco": 1.3, "Tokyo": 1.1,
+              "Singapore": 1.1, "Toronto": 1.05, "Sydney": 1.15}
+RESTAURANT_HOURS = [("11:30", "22:30"), ("12:00", "23:00"), ("17:00", "23:00"),
+                    ("11:00", "21:30"), ("11:30", "15:00")]
+CAFE_HOURS = [("07:00", "18:00"), ("07:30", "17:00"), ("08:00", "19:00")]
+POSTAL = {"Lisbon": "1100-148", "Berlin": "10115", "Paris": "75003", "Madrid": "28004",
+          "Amsterdam": "1012 AB", "London": "EC1A 1BB", "New York": "10001",
+          "San Francisco": "94103", "Tokyo": "150-0002", "Singapore": "018956",
+          "Toronto": "M5V 2T6", "Sydney": "2000"}
+STREETS = ["Main St", "Oak Ave", "Harbor Rd", "Market St", "Park Lane", "River Walk",
+           "Station Rd", "Hill St", "Garden Ave", "King St", "Mill Lane", "Church St"]
+REVIEWS = {5: ["Arrived hot and fast, perfect.", "Delicious as always!",
+               "Best in the neighbourhood."],
+           4: ["Tasty, a bit late.", "Good food, packaging could be better."],
+           3: ["Okay, but lukewarm on arrival.", "Portion smaller than expected."],
+           2: ["Missing the sauce I ordered.", "Cold and soggy."]}
+CANCEL_REASONS = ["ordered by mistake", "took too long", "changed my mind"]
+SERVICE_FEE_RATE, SERVICE_FEE_MIN, SERVICE_FEE_MAX = 0.05, 0.99, 4.99
+
+
+def service_fee(subtotal: float) -> float:
+    return round(min(SERVICE_FEE_MAX, max(SERVICE_FEE_MIN, subtotal * SERVICE_FEE_RATE)), 2)
+
+
+def _stamp(when: dt.datetime) -> str:
+    return when.isoformat(timespec="minutes")
+
+
+def build(s: State, world: World, rng: random.Random) -> None:
+    user = world.user
+    s.set_var("user", {"user_id": user.id, "name": user.name, "phone": user.phone})
+    s.set_var("cities", [c.name for c in world.cities])
+    restaurants = s.table("restaurants", key="restaurant_id", kind="restaurant",
+                          hint="use search_restaurants to find restaurant ids")
+    items = s.table("menu_items", key="item_id", kind="menu item",
+                    hint="use get_menu to see a restaurant's item ids")
+    r_rows, i_rows = [], []
+    for place in world.places:
+        if place.kind not in ("restaurant", "cafe"):
+            continue
+        rid = f"rst_{len(r_rows) + 1:03d}"
+        cuisine = place.cuisine or "cafe"
+        opens, closes = rng.choice(CAFE_HOURS if place.kind == "cafe" else RESTAURANT_HOURS)
+        mult = CITY_PRICE[place.city] * rng.uniform(0.9, 1.15)
+        menu = MENUS[cuisine]
+        dropped = set(rng.sample(range(len(menu)), rng.randint(0, 2)))
+        prices = []
+        for k, (name, category, base, desc, veg, groups) in enumerate(menu):
+            if k in dropped:
+                continue
+            price = round(base * mult * 2) / 2
+            prices.append(price)
+            i_rows.append({"item_id": f"itm_{len(i_rows) + 1:04d}", "restaurant_id": rid,
+                           "name": name, "category": category, "description": desc,
+                           "price": price, "vegetarian": veg,
+                           "available": rng.random() > 0.06, "option_groups": groups})
+        avg = sum(prices) / len(prices)
+        r_rows.append({
+            "restaurant_id": rid, "place_id": place.id, "name": place.name,
+            "kind": place.kind, "cuisine": cuisine, "city": place.city,
+            "address": place.address, "lat": place.lat, "lon": place.lon,
+            "rating": place.rating, "review_count": rng.randint(40, 2400),
+            "price_level": "$" if avg < 7 else "$$" if avg < 13 else "$$$",
+            "delivery_fee": rng.choice([0.99, 1.49, 1.99, 2.49, 2.99, 3.49, 4.99]),
+            "min_order": 8.0 if place.kind == "cafe" else float(rng.choice([10, 12, 15])),
+            "delivery_min": rng.randint(20, 45), "opens": opens, "closes": closes,
+            "closed_on": [rng.choice(["Monday", "Sunday"])] if rng.random() < 0.15 else [],
+            "accepts_cash": rng.random() < 0.6})
+    restaurants.load(r_rows)
+    items.load(i_rows)
+
+    other = rng.choice([c for c in world.cities if c.name != user.city]).name
+    company = world.company(user.company_id)
+    addresses = s.table("addresses", key="address_id", kind="saved address",
+                        hint="use list_saved_addresses to see address ids")
+    addresses.load([
+        {"address_id": "addr_0001", "label": "Home", "street":
+         f"{rng.randint(1, 240)} {rng.choice(STREETS)}, Apt {rng.randint(1, 40)}",
+         "city": user.city, "postal_code": POSTAL[user.city], "instructions": "Ring twice",
+         "is_default": True},
+        {"address_id": "addr_0002", "label": "Work", "street":
+         f"{rng.randint(1, 240)} {rng.choice(STREETS)} ({company.name})", "city": user.city,
+         "postal_code": POSTAL[user.city], "instructions": "Leave at reception",
+         "is_default": False},
+        {"address_id": "addr_0003", "label": "Parents", "street":
+         f"{rng.randint(1, 240)} {rng.choice(STREETS)}", "city": other,
+         "postal_code": POSTAL[other], "instructions": "", "is_default": False}])
+    s.set_var("__seq_addr", 3)
+
+    methods = s.table("payment_methods", key="payment_method_id", kind="payment method",
+                      hint="use list_payment_methods to see payment method ids")
+    methods.load([
+        {"payment_method_id": "pm_0001", "kind": "card", "label": "Visa",
+         "last4": f"{rng.randint(1000, 9999)}", "expires": "2028-09", "is_default": True},
+        {"payment_method_id": "pm_0002", "kind": "card", "label": "Mastercard",
+         "last4": f"{rng.randint(1000, 9999)}", "expires": "2026-03", "is_default": False},
+        {"payment_method_id": "pm_0003", "kind": "paypal", "label": "PayPal",
+         "last4": "", "expires": None, "is_default": False},
+        {"payment_method_id": "pm_0004", "kind": "cash", "label": "Cash on delivery",
+         "last4": "", "expires": None, "is_default": False}])
+
+    promos = s.table("promos", key="code", kind="promo code",
+                     hint="promo codes come from the user or from marketing emails")
+    promos.load([{"code": c, "description": d, "kind": k, "value": float(v),
+                  "min_subtotal": float(m), "max_discount": mx, "cuisine": cu, "expires": e,
+                  "single_use": su, "used": u} for c, d, k, v, m, mx, cu, e, su, u in PROMOS])
+    s.table("cart", key="line_id", kind="cart line", hint="use view_cart to see line ids")
+    s.set_var("cart_restaurant_id", None)
+    s.set_var("promo_code", None)
+
+    _orders(s, world, rng, r_rows, i_rows, other)
+
+
+def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
+            i_rows: list[dict], other: str) -> None:
+    user = world.user
+    home = [r for r in r_rows if r["city"] == user.city]
+    away = [r for r in r_rows if r["city"] == other]
+    open_home = [r for r in home if is_open(r, NOW)]
+    menu = {}
+    for it in i_rows:
+        menu.setdefault(it["restaurant_id"], []).append(it)
+    days = [88, 80, 73, 66, 60, 55, 49, 44, 40, 35, 31, 28, 25, 21, 18, 15, 13, 11, 9, 7, 6,
+            5, 4, 3, 2, 2, 1]
+    plan = [(d, "cancelled" if k in (3, 12, 20) else "delivered") for k, d in enumerate(days)]
+    plan += [(0, "on_the_way"), (0, "preparing"), (0, "placed")]
+    couriers = [f"{p.first_name} {p.last_name[0]}." for p in world.people[20:40]]
+    rows = []
+    for n, (day, status) in enumerate(plan, start=1):
+        if day == 0:
+            rest = open_home[n % len(open_home)]
+            placed = NOW - dt.timedelta(minutes={"on_the_way": 28, "preparing": 12,
+                                                 "placed": 3}[status])
+        else:
+            rest = rng.choice(away if rng.random() < 0.2 else home)
+            placed = _open_time(rest, REFERENCE_DATE - dt.timedelta(days=day), rng)
+        address = "addr_0003" if rest["city"] == other else rng.choice(["addr_0001",
+                                                                         "addr_0002"])
+        lines = []
+        for it in rng.sample([i for i in menu[rest["restaurant_id"]] if i["available"]],
+                             rng.randint(1, 3)):
+            options = [g["choices"][rng.randrange(len(g["choices"]))]["name"]
+                       for g in it["option_groups"] if g["required"]]
+            unit = round(it["price"] + sum(c["price"] for g in it["option_groups"]
+                                           for c in g["choices"] if c["name"] in options), 2)
+            qty = rng.choice([1, 1, 1, 2])
+            lines.append({"item_id": it["item_id"], "name": it["name"], "options": options,
+                          "unit_price": unit, "quantity": qty,
+                          "line_total": round(unit * qty, 2)})
+        subtotal = round(sum(ln["line_total"] for ln in lines), 2)
+        fee, svc = rest["delivery_fee"], service_fee(subtotal)
+        tip = rng.choice([0.0, 1.0, 2.0, 3.0])
+        total = round(subtotal + fee + svc + tip, 2)
+        steps = [("placed", 0), ("preparing", 3), ("on_the_way", 22), ("delivered", 40)]
+        if status == "cancelled":
+            steps = [("placed", 0), ("cancelled", 2)]
+        reached = [st for st, _ in steps]
+        keep = reached[:reached.index(status) + 1]
+        history = [{"status": st, "at": _stamp(placed + dt.timedelta(minutes=m))}
+                   for st, m in steps if st in keep]
+        rated = status == "delivered" and rng.random() < 0.5
+        rating = rng.choice([5, 5, 4, 4, 3, 2]) if rated else None
+        rows.append({
+            "order_id": f"ord_{n:04d}", "restaurant_id": rest["restaurant_id"],
+            "restaurant_name": rest["name"], "city": rest["city"], "lines": lines,
+            "subtotal": subtotal, "promo_code": None, "discount": 0.0, "delivery_fee": fee,
+            "service_fee": svc, "tip": tip, "total": total, "address_id": address,
+            "payment_method_id": rng.choice(["pm_0001", "pm_0001", "pm_0003"]),
+            "status": status, "placed_at": _stamp(placed),
+            "estimated_delivery_at": _stamp(placed + dt.timedelta(
+                minutes=rest["delivery_min"] + 10)),
+            "courier_name": (rng.choice(couriers) if status in ("on_the_way", "delivered")
+                             else None),
+            "history": history, "rating": rating,
+            "review": rng.choice(REVIEWS[rating]) if rating else None,
+            "instructions": "",
+            "cancel_reason": rng.choice(CANCEL_REASONS) if status == "cancelled" else None,
+            "refund_amount": total if status == "cancelled" else 0.0})
+    s.table("orders", key="order_id", kind="order",
+            hint="use list_orders to see order ids").load(rows)
+    s.set_var("__seq_ord", len(rows))
+
+
+def _open_time(r: dict, day: dt.date, rng: random.Random) -> dt.datetime:
+    """A time the restaurant was open on `day` (or the day before, if closed that weekday)."""
+    if WEEKDAYS[day.weekday()] in r["closed_on"]:
+        day -= dt.timedelta(days=1)
+    minute = rng.randrange(minutes_of(r["opens"]), minutes_of(r["closes"]) - 30, 15)
+    return dt.datetime.combine(day, dt.time(minute // 60, minute % 60))
+
+
+def minutes_of(hhmm: str) -> int:
+    return int(hhmm[:2]) * 60 + int(hhmm[3:5])
+
+
+def is_open(r: dict, when: dt.datetime) -> bool:
+    if WEEKDAYS[when.weekday()] in r["closed_on"]:
+        return False
+    t = when.hour * 60 + when.minute
+    return minutes_of(r["opens"]) <= t < minutes_of(r["closes"])

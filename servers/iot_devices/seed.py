@@ -1,0 +1,353 @@
+"""iot_devices: the initial state: three homes of the world's user, their rooms and devices,
+household members (world people), lock codes, scenes, automations, groups, energy history."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from servers.core.state import Row, State
+from servers.core.world import STREETS, World, days_ago
+from servers.iot_devices.catalog import (
+    APPLIANCES,
+    AUTOMATIONS,
+    CURRENCY,
+    GROUPS,
+    HOMES,
+    LOCK_CODE_NAMES,
+    MEMBER_PLAN,
+    MODELS,
+    OFFLINE,
+    SCENES,
+    WEEKDAYS,
+)
+from servers.iot_devices.logic import TODAY, bump_version, describe, hvac, meters_energy
+
+ENERGY_DAYS = 30  # daily history kept per metered device, ending yesterday
+LOW_BATTERY = {(0, "Bedroom Blackout Blind"): 11, (2, "Studio Smoke Alarm"): 8}
+TRACKS = ["Kind of Blue - Miles Davis", "Morning Jazz playlist", "BBC World Service",
+          "Lo-fi Beats", "Abbey Road - The Beatles", "Daily News Podcast", "Rain Sounds"]
+
+
+def past(world: World, rng: random.Random, lo: int, hi: int) -> str:
+    """A timestamp lo..hi days ago that is before the hub's "now" (noon on the reference day)."""
+    days = rng.randint(lo, hi)
+    if days == 0:
+        return f"{TODAY.isoformat()}T{rng.randint(6, 11):02d}:{rng.choice([5, 20, 35, 50]):02d}"
+    return days_ago(world, days, rng)
+
+
+def _state(kind: str, name: str, info: dict, rng: random.Random, world: World) -> dict:
+    if kind == "light":
+        on = rng.random() < 0.4
+        color = rng.choice(["blue", "purple", "orange", "teal"]) if (
+            info["color"] and rng.random() < 0.3) else None
+        ct = (rng.choice([v for v in (2200, 2700, 3000, 4000, 5000)
+                          if info["ct"][0] <= v <= info["ct"][1]])
+              if info["ct"] and color is None else None)
+        return {"on": on, "brightness": rng.choice([20, 40, 60, 80, 100]), "color": color,
+                "color_temperature_k": ct}
+    if kind == "thermostat":
+        modes = info["modes"]
+        mode = rng.choice(["auto", "cool", "eco"]) if "cool" in modes else rng.choice(
+            ["eco", "off", "heat"])
+        target = float(rng.choice([19, 20, 21, 22, 23])) if "cool" in modes else float(
+            rng.choice([17, 18, 19, 20]))
+        current = round(rng.uniform(20.5, 25.5), 1)
+        return {"mode": mode, "target_temperature_c": target, "current_temperature_c": current,
+                "hvac": hvac(mode, target, current)}
+    if kind == "lock":
+        door_open = name == "Garage Side Door"
+        return {"locked": not door_open and rng.random() < 0.85,
+                "door": "open" if door_open else "closed"}
+    if kind == "camera":
+        return {"on": True, "motion_alerts": rng.random() < 0.8,
+                "last_motion_at": past(world, rng, 0, 2)}
+    if kind == "plug":
+        appliance, watts, _ = APPLIANCES[name]
+        on = appliance in ("Chest freezer", "Fridge", "Monitor and dock", "Pond pump")
+        return {"on": on, "appliance": appliance, "load_w": watts, "power_w": watts if on else 0}
+    if kind == "blinds":
+        return {"position": rng.choice([0, 30, 50, 100, 100])}
+    if kind == "speaker":
+        playback = rng.choice(["playing", "paused", "stopped"])
+        return {"on": playback != "stopped" or rng.random() < 0.5,
+                "volume": rng.choice([15, 20, 25, 30, 40]), "playback": playback,
+                "now_playing": rng.choice(TRACKS) if playback != "stopped" else None}
+    sensor = info["kind"]
+    stamp = f"{TODAY.isoformat()}T11:{rng.randint(30, 59):02d}"
+    if sensor == "climate":
+        outdoor = "Outdoor" in name
+        return {"temperature_c": round(rng.uniform(14, 19) if outdoor else rng.uniform(20, 25),
+                                       1),
+                "humidity_pct": rng.randint(55, 75) if "Bathroom" in name else
+                rng.randint(35, 55), "last_updated": stamp}
+    if sensor == "motion":
+        return {"motion": False, "last_motion_at": past(world, rng, 0, 0),
+                "last_updated": stamp}
+    if sensor == "contact":
+        return {"contact": "closed", "last_updated": stamp}
+    if sensor == "smoke":
+        return {"smoke": "clear", "co_ppm": 0, "last_updated": stamp}
+    if sensor == "leak":
+        return {"leak": False, "last_updated": stamp}
+    return {"co2_ppm": rng.randint(480, 950), "pm25_ugm3": rng.randint(3, 14),
+            "voc_ppb": rng.randint(90, 400), "score": rng.randint(72, 94), "last_updated": stamp}
+
+
+def _daily_base(dev: Row, info: dict, name: str, rng: random.Random) -> float:
+    """Typical kWh per day for a metered device."""
+    kind = dev["type"]
+    if kind == "light":
+        return info["watts"] * rng.uniform(2, 6) / 1000
+    if kind == "plug":
+        _, watts, hours = APPLIANCES[name]
+        return watts * hours / 1000
+    if kind == "thermostat":
+        return info["kwh"] * rng.uniform(0.6, 1.2)
+    return info["watts"] * 24 / 1000  # speakers and wired cameras draw around the clock
+
+
+def _homes(s: State, world: World, rng: random.Random) -> list[Row]:
+    other = rng.choice([c for c in world.cities if c.name != world.user.city])
+    user_city = next(c for c in world.cities if c.name == world.user.city)
+    homes = []
+    for i, (name, where, _) in enumerate(HOMES):
+        city = user_city if where == "user" else other
+        currency, price = CURRENCY[city.country]
+        homes.append({"home_id": f"home_{i + 1:03d}", "name": name, "city": city.name,
+                      "address": f"{rng.randint(2, 180)} {rng.choice(STREETS)}, "
+                                 f"{city.name}",
+                      "currency": currency, "price_per_kwh": price})
+    s.table("homes", key="home_id", kind="home",
+            hint="use list_homes to see home ids").load(homes)
+    return homes
+
+
+def _members(s: State, world: World, rng: random.Random, homes: list[Row]) -> None:
+    pool = rng.sample(list(world.people[1:]), 12)
+    rows, k = [], 0
+    for home, plan in zip(homes, MEMBER_PLAN, strict=True):
+        k += 1
+        rows.append({"member_id": f"mem_{k:03d}", "home_id": home["home_id"],
+                     "person_id": world.user.id, "name": world.user.name,
+                     "email": world.user.email, "role": "owner", "status": "active"})
+        for role, count in plan:
+            for _ in range(count):
+                k += 1
+                person = pool.pop()
+                rows.append({"member_id": f"mem_{k:03d}", "home_id": home["home_id"],
+                             "person_id": person.id, "name": person.name,
+                             "email": person.email, "role": role,
+                             "status": "invited" if role == "guest" and k % 2 else "active"})
+    s.table("members", key="member_id", kind="household member",
+            hint="use list_homes to see each home's members").load(rows)
+
+
+def build(s: State, world: World, rng: random.Random) -> None:
+    homes = _homes(s, world, rng)
+    _members(s, world, rng, homes)
+    rooms, devices, energy = [], [], []
+    by_name: dict[tuple[int, str], Row] = {}
+    for h, (_, _, layout) in enumerate(HOMES):
+        home_id = homes[h]["home_id"]
+        for room_name, floor, items in layout:
+            room_id = f"room_{len(rooms) + 1:03d}"
+            rooms.append({"room_id": room_id, "home_id": home_id, "name": room_name,
+                          "floor": floor})
+            for dev_name, key in items:
+                kind, _, _, latest, battery, info = MODELS[key]
+                offline_days = OFFLINE.get((h, dev_name))
+                dev = {"device_id": f"dev_{len(devices) + 1:04d}", "home_id": home_id,
+                       "room_id": room_id, "name": dev_name, "type": kind, "model_key": key,
+                       "online": offline_days is None,
+                       "last_seen": (f"{TODAY.isoformat()}T11:{rng.randint(40, 59):02d}"
+                                     if offline_days is None
+                                     else days_ago(world, offline_days, rng)),
+                       "battery_pct": (LOW_BATTERY.get((h, dev_name), rng.randint(25, 100))
+                                       if battery else None),
+                       "firmware_version": (bump_version(latest, rng.randint(1, 3))
+                                            if rng.random() < 0.35 or (h, dev_name) in
+                                            LOW_BATTERY else latest),
+                       "state": _state(kind, dev_name, info, rng, world)}
+                devices.append(dev)
+                by_name[(h, dev_name)] = dev
+                if meters_energy(dev):
+                    base = _daily_base(dev, info, dev_name, rng)
+                    series = []
+                    for d in range(ENERGY_DAYS):
+                        day = TODAY - dt.timedelta(days=ENERGY_DAYS - d)
+                        dead = offline_days is not None and ENERGY_DAYS - d <= offline_days
+                        weekend = 1.25 if day.weekday() >= 5 else 1.0
+                        series.append(0.0 if dead else
+                                      round(base * weekend * rng.uniform(0.6, 1.4), 3))
+                    energy.append({"device_id": dev["device_id"], "daily_kwh": series})
+    # A leak at the holiday apartment and an unlocked door make for realistic tasks.
+    leak = by_name[(1, "Bathroom Leak Sensor")]
+    leak["state"] = {**leak["state"], "leak": True}
+    s.table("rooms", key="room_id", kind="room", hint="use list_rooms to see room ids").load(rooms)
+    s.table("devices", key="device_id", kind="device",
+            hint="use list_devices to see device ids").load(devices)
+    s.table("energy", key="device_id", kind="energy meter",
+            hint="energy is reported by mains-powered lights, plugs, speakers, cameras and "
+                 "thermostats").load(energy)
+    _lock_codes(s, world, rng, devices)
+    scene_ids = _scenes(s, world, rng, homes, rooms, devices)
+    _automations(s, world, rng, homes, by_name, scene_ids)
+    _groups(s, world, rng, homes, by_name)
+
+
+def _lock_codes(s: State, world: World, rng: random.Random, devices: list[Row]) -> None:
+    members = s["members"].rows()
+    rows = []
+    for dev in devices:
+        if dev["type"] != "lock":
+            continue
+        household = [m for m in members if m["home_id"] == dev["home_id"]]
+        for name in rng.sample(LOCK_CODE_NAMES, rng.randint(2, 3)):
+            member = (rng.choice([m for m in household if m["role"] != "guest"] or household)
+                      if name == "Family" else
+                      next((m for m in household if m["role"] == "guest"), None)
+                      if name in ("Cleaner", "Babysitter", "Guest June") else None)
+            temporary = name in ("Guest June", "Plumber", "Handyman")
+            rows.append({"code_id": f"code_{len(rows) + 1:04d}", "device_id": dev["device_id"],
+                         "name": name, "code": f"{rng.randint(0, 999999):06d}"[
+                             :rng.choice([4, 6])],
+                         "member_id": member["member_id"] if member else None,
+                         "valid_until": (TODAY + dt.timedelta(days=rng.randint(3, 20))
+                                         ).isoformat() if temporary else None,
+                         "created_at": days_ago(world, rng.randint(5, 200), rng)})
+    s.table("lock_codes", key="code_id", kind="lock code",
+            hint="use get_device on a lock to see its code ids").load(rows)
+    s.set_var("__seq_code", len(rows))
+
+
+def _clamp_ct(info: dict, kelvin: int) -> int | None:
+    if not info.get("ct"):
+        return None
+    lo, hi = info["ct"]
+    return min(max(kelvin, lo), hi)
+
+
+def _light(info: dict, on: bool, brightness: int = 100, kelvin: int | None = None,
+           color: str | None = None) -> dict:
+    if not on:
+        return {"on": False}
+    out: dict = {"on": True, "brightness": brightness}
+    if color and info["color"]:
+        out["color"] = color
+    elif kelvin and _clamp_ct(info, kelvin):
+        out["color_temperature_k"] = _clamp_ct(info, kelvin)
+    return out
+
+
+def scene_settings(mood: str, dev: Row) -> dict | None:
+    """What a scene of this mood sets on a device (None: the scene leaves it alone)."""
+    kind, name, info = dev["type"], dev["name"], MODELS[dev["model_key"]][5]
+    off = mood in ("away", "lockdown")
+    if kind == "light":
+        if mood == "sleep":
+            nightlight = "Bedside" in name or "Night" in name
+            return _light(info, nightlight, 5, 2200)
+        if off:
+            return {"on": False}
+        level, kelvin, color = {"morning": (70, 4000, None), "arrive": (80, 3000, None),
+                                "movie": (10, 2200, "blue" if "Backlight" in name else None),
+                                "cozy": (40, 2700, None), "reading": (90, 3500, None),
+                                "focus": (100, 5000, None)}[mood]
+        return _light(info, True, level, kelvin, color)
+    if kind == "plug":
+        appliance = dev["state"]["appliance"]
+        if appliance in ("Chest freezer", "Fridge"):
+            return None
+        if off:
+            return {"on": False}
+        wanted = {"morning": ("Coffee machine", "Kettle"), "movie": ("TV",),
+                  "focus": ("Monitor and dock",), "arrive": ("Kettle",)}.get(mood, ())
+        return {"on": True} if appliance in wanted else None
+    if kind == "speaker":
+        if off or mood == "sleep":
+            return {"on": False}
+        return None if mood == "focus" else {"on": True, "volume": {"movie": 35, "cozy": 25}.get(
+            mood, 20)}
+    if kind == "lock":
+        return {"locked": True} if mood in ("away", "lockdown", "sleep") else None
+    if kind == "blinds":
+        return ({"position": 100} if mood in ("morning", "focus", "arrive") else
+                {"position": 0} if mood in ("away", "movie", "sleep") else None)
+    if kind == "thermostat":
+        if off:
+            return {"mode": "eco"}
+        return ({"target_temperature_c": 18.0} if mood == "sleep" else
+                {"target_temperature_c": 21.0} if mood in ("morning", "arrive") else None)
+    if kind == "camera":
+        return {"on": True} if off else None
+    return None
+
+
+def _scenes(s: State, world: World, rng: random.Random, homes: list[Row], rooms: list[Row],
+            devices: list[Row]) -> dict[tuple[int, str], str]:
+    rows, ids = [], {}
+    for name, h, mood, room_names in SCENES:
+        home_id = homes[h]["home_id"]
+        room_ids = [r["room_id"] for r in rooms if r["home_id"] == home_id
+                    and (room_names is None or r["name"] in room_names)]
+        actions = []
+        for dev in devices:
+            if dev["room_id"] in room_ids:
+                settings = scene_settings(mood, dev)
+                if settings is not None:
+                    actions.append({"device_id": dev["device_id"], "settings": settings})
+        scene_id = f"scn_{len(rows) + 1:04d}"
+        ids[(h, name)] = scene_id
+        rows.append({"scene_id": scene_id, "home_id": home_id, "name": name, "actions": actions,
+                     "last_activated_at": (past(world, rng, 0, 20)
+                                           if rng.random() < 0.8 else None),
+                     "created_at": days_ago(world, rng.randint(60, 400), rng)})
+    s.table("scenes", key="scene_id", kind="scene",
+            hint="use list_scenes to see scene ids").load(rows)
+    s.set_var("__seq_scn", len(rows))
+    return ids
+
+
+def _last_run(trigger: str, time: str | None, days: tuple[str, ...]) -> str | None:
+    """When a scheduled automation last fired before the hub's "now" (noon)."""
+    at = time or {"sunrise": "04:50", "sunset": "21:30"}[trigger]
+    for back in range(8):
+        day = TODAY - dt.timedelta(days=back)
+        if WEEKDAYS[day.weekday()] in days and (back > 0 or at < "12:00"):
+            return f"{day.isoformat()}T{at}"
+    return None
+
+
+def _automations(s: State, world: World, rng: random.Random, homes: list[Row],
+                 by_name: dict[tuple[int, str], Row],
+                 scene_ids: dict[tuple[int, str], str]) -> None:
+    rows = []
+    for name, h, trigger, time, days, sensor, scene, device, command, enabled in AUTOMATIONS:
+        row = {"automation_id": f"aut_{len(rows) + 1:04d}", "home_id": homes[h]["home_id"],
+               "name": name, "enabled": enabled, "trigger": trigger, "time": time,
+               "days": list(days),
+               "sensor_device_id": by_name[(h, sensor)]["device_id"] if sensor else None,
+               "scene_id": scene_ids[(h, scene)] if scene else None,
+               "device_id": by_name[(h, device)]["device_id"] if device else None,
+               "command": command,
+               "last_triggered_at": (_last_run(trigger, time, days) if trigger != "sensor"
+                                     else past(world, rng, 0, 6)) if enabled else None,
+               "created_at": days_ago(world, rng.randint(30, 300), rng)}
+        row["description"] = describe(row, sensor, scene or device or "")
+        rows.append(row)
+    s.table("automations", key="automation_id", kind="automation",
+            hint="use list_automations to see automation ids").load(rows)
+    s.set_var("__seq_aut", len(rows))
+
+
+def _groups(s: State, world: World, rng: random.Random, homes: list[Row],
+            by_name: dict[tuple[int, str], Row]) -> None:
+    rows = [{"group_id": f"grp_{i + 1:04d}", "home_id": homes[h]["home_id"], "name": name,
+             "device_ids": [by_name[(h, d)]["device_id"] for d in members],
+             "created_at": days_ago(world, rng.randint(20, 300), rng)}
+            for i, (name, h, members) in enumerate(GROUPS)]
+    s.table("groups", key="group_id", kind="device group",
+            hint="use list_device_groups to see group ids").load(rows)
+    s.set_var("__seq_grp", len(rows))

@@ -1,0 +1,165 @@
+"""food_delivery: cart, promo, checkout and order rules (seed 0 state)."""
+
+from __future__ import annotations
+
+from servers.core.runtime import Runtime
+from servers.core.world import make_world
+from servers.food_delivery import DOMAIN
+
+
+def _rt() -> Runtime:
+    return Runtime(DOMAIN, default_seed=0)
+
+
+def _digest(rt: Runtime) -> str:
+    return rt.session(None).state.digest()
+
+
+def _first_item(rt: Runtime, restaurant_id: str) -> dict:
+    items = rt.call("get_menu", {"restaurant_id": restaurant_id}).payload["items"]
+    return next(i for i in items if i["available"] and not i["option_groups"])
+
+
+def test_restaurants_are_the_worlds_restaurants_and_cafes():
+    rt = _rt()
+    found = rt.call("search_restaurants", {"limit": 50}).payload
+    places = {p.id: p for p in make_world(0).places if p.kind in ("restaurant", "cafe")}
+    assert found["total"] == len(places)
+    for r in found["restaurants"]:
+        p = places[r["place_id"]]
+        assert (r["name"], r["city"], r["kind"]) == (p.name, p.city, p.kind)
+
+
+def test_one_restaurant_per_cart():
+    rt = _rt()
+    assert rt.call("add_to_cart", {"item_id": "itm_0072"}).ok  # Trattoria Juniper
+    before = _digest(rt)
+    other = _first_item(rt, "rst_011")["item_id"]  # Marble Coffee
+    out = rt.call("add_to_cart", {"item_id": other})
+    assert not out.ok and "replace_cart" in out.error and "Trattoria Juniper" in out.error
+    assert _digest(rt) == before
+    cart = rt.call("add_to_cart", {"item_id": other, "replace_cart": True}).payload
+    assert cart["restaurant_id"] == "rst_011" and [ln["item_id"] for ln in cart["lines"]] == [
+        other]
+
+
+def test_options_are_validated_and_priced():
+    rt = _rt()
+    bad = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["pineapple"]})
+    assert not bad.ok and "pineapple" in bad.error and "extra cheese" in bad.error
+    two = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["regular", "large"]})
+    assert not two.ok and "only one size" in two.error
+    cart = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["Mushrooms"]}).payload
+    line = cart["lines"][0]
+    assert line["options"] == ["regular", "mushrooms"] and "size: regular" in cart["notice"]
+    assert line["unit_price"] == 11.5 + 1.0
+    again = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["mushrooms"]}).payload
+    assert len(again["lines"]) == 1 and again["lines"][0]["quantity"] == 2  # merged
+
+
+def test_promo_rules_and_drop_when_cart_shrinks():
+    rt = _rt()
+    assert not rt.call("apply_promo_code", {"code": "SAVE15"}).ok  # empty cart
+    rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 2, "options": ["large"]})
+    used = rt.call("apply_promo_code", {"code": "welcome10"})
+    assert not used.ok and "already used" in used.error
+    expired = rt.call("apply_promo_code", {"code": "SPRING5"})
+    assert not expired.ok and "expired" in expired.error
+    cafe = rt.call("apply_promo_code", {"code": "COFFEE2"})
+    assert not cafe.ok and "cafe restaurants" in cafe.error
+    assert not rt.call("apply_promo_code", {"code": "NOPE"}).ok
+    cart = rt.call("apply_promo_code", {"code": "SAVE15"}).payload  # subtotal 29 < 30
+    assert cart is None
+    ok = rt.call("apply_promo_code", {"code": "PASTA5"}).payload
+    assert ok["discount"] == 5.0 and ok["total"] == round(
+        ok["subtotal"] - 5.0 + ok["delivery_fee"] + ok["service_fee"], 2)
+    shrunk = rt.call("update_cart_item", {"line_id": "ln_001", "quantity": 1}).payload
+    assert shrunk["promo_code"] is None and "PASTA5" in shrunk["notice"]
+
+
+def test_checkout_rules():
+    rt = _rt()
+    empty = rt.call("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001"})
+    assert not empty.ok and "empty" in empty.error
+    croissant = next(i for i in rt.call("get_menu", {"restaurant_id": "rst_011"}).payload[
+        "items"] if i["name"] == "Croissant")
+    rt.call("add_to_cart", {"item_id": croissant["item_id"]})
+    before = _digest(rt)
+    for args, needle in [
+            ({"address_id": "addr_0003", "payment_method_id": "pm_0001"}, "delivers only"),
+            ({"address_id": "addr_0001", "payment_method_id": "pm_0002"}, "expired"),
+            ({"address_id": "addr_0001", "payment_method_id": "pm_0004"}, "cash"),
+            ({"address_id": "addr_0001", "payment_method_id": "pm_0001"}, "minimum order")]:
+        out = rt.call("checkout", args)
+        assert not out.ok and needle in out.error, (args, out.error)
+        assert _digest(rt) == before
+
+
+def test_checkout_at_a_closed_restaurant_fails():
+    rt = _rt()
+    closed = rt.call("get_menu", {"restaurant_id": "rst_032"}).payload  # London, opens 17:00
+    assert closed["restaurant"]["open_now"] is False
+    item = next(i for i in closed["items"] if i["available"] and i["price"] >= 10)
+    rt.call("add_to_cart", {"item_id": item["item_id"], "quantity": 2})
+    addr = rt.call("add_address", {"label": "Hotel", "street": "1 King St", "city": "london",
+                                   "postal_code": "EC1A 1BB"}).payload
+    assert addr["city"] == "London"
+    out = rt.call("checkout", {"address_id": addr["address_id"], "payment_method_id": "pm_0001"})
+    assert not out.ok and "closed right now" in out.error and "17:00" in out.error
+
+
+def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it():
+    rt = _rt()
+    rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 3, "options": ["large"]})
+    cart = rt.call("apply_promo_code", {"code": "SUMMER26"}).payload
+    order = rt.call("checkout", {"address_id": "addr_0002", "payment_method_id": "pm_0003",
+                                 "tip": 2.5}).payload
+    assert order["status"] == "placed" and order["total"] == round(cart["total"] + 2.5, 2)
+    assert order["instructions"] == "Leave at reception"  # the address's courier note
+    assert rt.call("view_cart", {}).payload["lines"] == []
+    rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 3, "options": ["large"]})
+    reuse = rt.call("apply_promo_code", {"code": "SUMMER26"})
+    assert not reuse.ok and "single-use" in reuse.error
+    cancelled = rt.call("cancel_order", {"order_id": order["order_id"],
+                                         "reason": "wrong address"}).payload
+    assert cancelled["refund_amount"] == order["total"]
+    assert rt.call("apply_promo_code", {"code": "SUMMER26"}).ok
+
+
+def test_cancel_only_placed_orders_and_twice_fails():
+    rt = _rt()
+    busy = rt.call("cancel_order", {"order_id": "ord_0029", "reason": "took too long"})
+    assert not busy.ok and "preparing" in busy.error
+    done = rt.call("cancel_order", {"order_id": "ord_0030", "reason": "changed my mind"})
+    assert done.ok and done.payload["refund_amount"] == done.payload["total"]
+    track = rt.call("track_order", {"order_id": "ord_0030"}).payload
+    assert track["history"][-1]["status"] == "cancelled" and track["can_cancel"] is False
+    before = _digest(rt)
+    again = rt.call("cancel_order", {"order_id": "ord_0030", "reason": "changed my mind"})
+    assert not again.ok and "already cancelled" in again.error
+    assert _digest(rt) == before
+
+
+def test_rating_rules():
+    rt = _rt()
+    assert "only delivered" in rt.call("rate_order", {"order_id": "ord_0028",
+                                                      "rating": 5}).error
+    unrated = rt.call("list_orders", {"status": "delivered", "limit": 50}).payload["orders"]
+    stale = next(o for o in unrated if o["rating"] is None and o["placed_at"] < "2026-05-10")
+    old = rt.call("rate_order", {"order_id": stale["order_id"], "rating": 5})
+    assert not old.ok and "30 days" in old.error
+    target = next(o for o in unrated if o["rating"] is None and o["placed_at"] >= "2026-06")
+    assert rt.call("rate_order", {"order_id": target["order_id"], "rating": 3}).ok
+    twice = rt.call("rate_order", {"order_id": target["order_id"], "rating": 4})
+    assert not twice.ok and "already rated" in twice.error
+
+
+def test_reorder_fills_cart_with_past_lines():
+    rt = _rt()
+    active = rt.call("reorder", {"order_id": "ord_0029"})
+    assert not active.ok and "still preparing" in active.error
+    past = rt.call("get_order", {"order_id": "ord_0027"}).payload
+    cart = rt.call("reorder", {"order_id": "ord_0027"}).payload
+    assert cart["restaurant_id"] == past["restaurant_id"]
+    assert [(ln["item_id"], ln["options"], ln["quantity"]) for ln in cart["lines"]] == [
+        (ln["item_id"], ln["options"], ln["quantity"]) for ln in past["lines"]]
