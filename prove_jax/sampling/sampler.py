@@ -25,7 +25,7 @@ from flax import nnx
 from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
-from prove_jax.models.decoder import Decoder, project_logits
+from prove_jax.models.decoder import Decoder
 from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules, tree_shardings
 
 
@@ -76,17 +76,34 @@ def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array | None) -> ja
     return jnp.where(logits < cutoff, neg, logits)
 
 
+def step_logits(hidden: jax.Array, head: jax.Array, logits_scaling: float,
+                dtype: str | jnp.dtype) -> jax.Array:
+    """Float32 logits [B, V] of one position per row: hidden [B, D] against head [V, D].
+
+    The product is formed vocab-major ([V, D] x [B, D] -> [V, B]): with few rows this is a
+    matrix-vector shaped product that streams the head once, 2-2.5x faster on XLA:CPU than the
+    row-major form (measured at B = 8, 32 in benchmarks/sampler.py's model). The barrier keeps
+    the reductions that follow (max, logsumexp) from being fused into the product, which makes
+    XLA emit a slow loop instead of the library matmul."""
+    logits_vb = jax.lax.dot_general(head.astype(dtype), hidden.astype(dtype),
+                                    (((1,), (1,)), ((), ())),
+                                    preferred_element_type=jnp.float32)
+    logits = jax.lax.optimization_barrier(logits_vb).T
+    return logits / logits_scaling if logits_scaling != 1.0 else logits
+
+
 def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: int,
             top_p: jax.Array | None, greedy: bool) -> tuple[jax.Array, jax.Array]:
     """One token per row and its log-prob under softmax(logits / T)."""
-    scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
-    logp_all = jax.nn.log_softmax(scaled, axis=-1)
-    if greedy:
+    if greedy:  # the argmax's log-prob is -log sum exp(logits - max): no log-softmax buffer
         token = jnp.argmax(logits, axis=-1)
-    else:
-        filtered = _filter_logits(scaled, top_k, top_p)
-        token = jax.vmap(jax.random.categorical)(keys, filtered)
-    return token, jnp.take_along_axis(logp_all, token[:, None], axis=-1)[:, 0]
+        top = jnp.max(logits, axis=-1, keepdims=True)
+        return token, -jnp.log(jnp.sum(jnp.exp(logits - top), axis=-1))
+    scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
+    filtered = _filter_logits(scaled, top_k, top_p)
+    token = jax.vmap(jax.random.categorical)(keys, filtered)
+    chosen = jnp.take_along_axis(scaled, token[:, None], axis=-1)[:, 0]
+    return token, chosen - jax.nn.logsumexp(scaled, axis=-1)
 
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
@@ -106,7 +123,7 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     head = model.head_matrix()
 
     def logits_of(h: jax.Array) -> jax.Array:
-        return project_logits(h, head, cfg.logits_scaling, cfg.dtype)
+        return step_logits(h, head, cfg.logits_scaling, cfg.dtype)
 
     base_keys = jax.vmap(jax.random.key)(seeds)
     out_tokens = jnp.full((b, max_new), pad_id, jnp.int32)
