@@ -6,6 +6,8 @@ with depth. Axes: B batch, T time, D model, V vocab.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import jax
 import jax.numpy as jnp
 from flax import nnx
@@ -78,7 +80,7 @@ class Decoder(nnx.Module):
 
     def hidden_states_cached(self, input_ids: jax.Array, positions: jax.Array,
                              key_mask: jax.Array, cache: tuple[jax.Array, jax.Array],
-                             write_index: jax.Array
+                             write_index: jax.Array, layers: Sequence[Block] | None = None
                              ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         """One prefill or decode step over a KV cache.
 
@@ -86,6 +88,11 @@ class Decoder(nnx.Module):
         [write_index, write_index + T); key_mask [B, S] marks the cache slots that hold real
         tokens (after this write); cache = (k, v), each [L, B, K, S, H]. Returns the final
         normed hidden states [B, T, D] and the updated cache.
+
+        `layers` (from `unstacked_layers`) runs the blocks as an unrolled Python loop over
+        per-layer weights instead of a scan over the stacked ones: a scan slices every layer's
+        weights out of the stack on each call, which XLA:CPU (and GPU without dynamic-slice
+        fusion) materialises as a copy of all layer weights per decode step.
         """
         cfg = self.cfg
         t = input_ids.shape[1]
@@ -104,9 +111,20 @@ class Decoder(nnx.Module):
             h, (kc, vc) = layer.call_cached(h, cos, sin, mask, (kc, vc), i, write_index)
             return h, kc, vc, i + 1
 
+        if layers is not None:
+            k, v = cache
+            for i, layer in enumerate(layers):
+                x, (k, v) = layer.call_cached(x, cos, sin, mask, (k, v), i, write_index)
+            return self.final_norm(x), (k, v)
         x, k, v, _ = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(
             (x, *cache, jnp.int32(0)), self.layers)
         return self.final_norm(x), (k, v)
+
+    def unstacked_layers(self) -> list[Block]:
+        """The stacked blocks as one Block per layer (each a copy of its slice of the stack)."""
+        graphdef, state = nnx.split(self.layers)
+        return [nnx.merge(graphdef, jax.tree.map(lambda x, i=i: x[i], state))
+                for i in range(self.cfg.num_layers)]
 
     def init_cache(self, batch: int, length: int) -> tuple[jax.Array, jax.Array]:
         """Zeroed KV cache (k, v), each [L, B, K, S, H] in the compute dtype."""

@@ -26,6 +26,7 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
+from prove_jax.models.layers import matmul_t
 from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules, tree_shardings
 
 
@@ -78,17 +79,9 @@ def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array | None) -> ja
 
 def step_logits(hidden: jax.Array, head: jax.Array, logits_scaling: float,
                 dtype: str | jnp.dtype) -> jax.Array:
-    """Float32 logits [B, V] of one position per row: hidden [B, D] against head [V, D].
-
-    The product is formed vocab-major ([V, D] x [B, D] -> [V, B]): with few rows this is a
-    matrix-vector shaped product that streams the head once, 2-2.5x faster on XLA:CPU than the
-    row-major form (measured at B = 8, 32 in benchmarks/sampler.py's model). The barrier keeps
-    the reductions that follow (max, logsumexp) from being fused into the product, which makes
-    XLA emit a slow loop instead of the library matmul."""
-    logits_vb = jax.lax.dot_general(head.astype(dtype), hidden.astype(dtype),
-                                    (((1,), (1,)), ((), ())),
-                                    preferred_element_type=jnp.float32)
-    logits = jax.lax.optimization_barrier(logits_vb).T
+    """Float32 logits [B, V] of one position per row: hidden [B, D] against head [V, D]
+    (a skinny product: see `matmul_t`)."""
+    logits = matmul_t(hidden.astype(dtype), head.astype(dtype), jnp.float32)
     return logits / logits_scaling if logits_scaling != 1.0 else logits
 
 
@@ -108,10 +101,16 @@ def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: i
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
               stop_ids: jax.Array, temperature: jax.Array, top_p: jax.Array, limit: jax.Array,
-              *, max_new: int, top_k: int, greedy: bool, nucleus: bool, pad_id: int
-              ) -> tuple[jax.Array, jax.Array, jax.Array]:
+              *, max_new: int, top_k: int, greedy: bool, nucleus: bool, pad_id: int,
+              unroll: bool) -> tuple[jax.Array, jax.Array, jax.Array]:
     """max_new sizes the buffers (a bucket); limit (<= max_new) is where decoding stops."""
     model: Decoder = nnx.merge(graphdef, state)
+    # Per-layer weights copied out of the stack once per call, not once per decode step.
+    layer_graphdef, layer_states = None, None
+    if unroll:
+        layers = model.unstacked_layers()
+        layer_graphdef = nnx.graphdef(layers[0])
+        layer_states = [nnx.state(layer) for layer in layers]
     cfg = model.cfg
     b, p = tokens.shape
     total = p + max_new
@@ -149,8 +148,10 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
         key_mask = key_mask.at[:, slot].set(True)
         # NNX variables may not cross into the loop body's trace: rebuild them there.
         step_model = nnx.merge(graphdef, jax.tree.map(lambda x: x, state))
+        step_layers = None if not unroll else [
+            nnx.merge(layer_graphdef, jax.tree.map(lambda x: x, s)) for s in layer_states]
         h, cache = step_model.hidden_states_cached(token[:, None], (lengths + t)[:, None], key_mask,
-                                              cache, slot)
+                                                   cache, slot, step_layers)
         return t + 1, h[:, 0], cache, key_mask, out_tokens, done, out_logp, n_out
 
     carry = (jnp.int32(0), hidden[:, -1], cache, key_mask, out_tokens, done, out_logp, n_out)
@@ -167,6 +168,9 @@ class Sampler:
     rules: Rules = DEFAULT_RULES
     pad_id: int = 0
     min_prompt_bucket: int = 16
+    # Decode with one block per layer (see Decoder.hidden_states_cached): faster steps for one
+    # extra copy of the layer weights while a generate call runs; False scans the stack.
+    unroll_layers: bool = True
     compilations: int = 0
     _compiled: dict = field(default_factory=dict, repr=False)
 
@@ -177,7 +181,7 @@ class Sampler:
 
             def fn(*args: Any) -> Any:
                 return _generate(graphdef, *args, max_new=max_new, top_k=top_k, greedy=greedy,
-                                 nucleus=nucleus, pad_id=self.pad_id)
+                                 nucleus=nucleus, pad_id=self.pad_id, unroll=self.unroll_layers)
 
             if self.mesh is None:
                 jitted = jax.jit(fn)
