@@ -14,6 +14,8 @@ Baselines, measured in the same run:
 Ours: `Sampler(model).generate(prompts, SamplingParams(N, temperature=0, stop_token_ids=()))`,
 compilation excluded by one untimed warm-up per shape. Both decode exactly N tokens.
 
+Then the rollout engine's time split over 64 episodes (benchmarks/engine_split.py).
+
 Prefill is timed apart for both: T(1) generates one token (transformers: the prefill; ours: the
 prefill plus one decode forward whose output is unused), so T(N) - T(1) spans N - 1 decode
 forwards in both, and decode tok/s = batch x (N - 1) / (T(N) - T(1)); "e2e" is batch x N / T(N),
@@ -38,6 +40,7 @@ import numpy as np
 import torch
 import transformers
 
+from benchmarks.engine_split import engine_split
 from prove_jax.checkpoint.hf import load_hf
 from prove_jax.sampling.sampler import Sampler, SamplingParams
 
@@ -155,6 +158,8 @@ def run(args: argparse.Namespace, root: Path) -> None:
         print("tunix installed: no tunix baseline written yet")
     except ImportError:
         print("tunix not installed: skipped")
+    if args.engine_episodes:
+        engine_split(sampler, n_tasks=args.engine_episodes // 4, group=4)
 
 
 def main() -> None:
@@ -163,6 +168,8 @@ def main() -> None:
     parser.add_argument("--batches", default="1,8,32", help="comma-separated batch sizes")
     parser.add_argument("--repeats", type=int, help="timed runs per cell (default 2; 1 quick)")
     parser.add_argument("--quick", action="store_true", help="smoke run: fewer tokens")
+    parser.add_argument("--engine-episodes", type=int, default=64,
+                        help="episodes for the engine time split (0: skip)")
     args = parser.parse_args()
     args.new_tokens = args.new_tokens or (16 if args.quick else 128)
     args.repeats = args.repeats or (1 if args.quick else 2)
