@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import jax
 import jax.numpy as jnp
 
-__all__ = ["AGGREGATIONS", "LossConfig", "aggregate", "grpo_loss", "kl_k3"]
+__all__ = ["AGGREGATIONS", "LossConfig", "aggregate", "grpo_loss", "kl_k3", "token_weights"]
 
 
 def _token_mean(x: jax.Array, mask: jax.Array, norm_length: int | None) -> jax.Array:
@@ -47,6 +47,22 @@ AGGREGATIONS: dict[str, Callable[[jax.Array, jax.Array, int | None], jax.Array]]
     "seq-mean-token-mean": _seq_mean_token_mean,
     "seq-mean-token-sum-norm": _seq_mean_token_sum_norm,
 }
+
+
+def token_weights(mask: jax.Array, mode: str, norm_length: int | None = None) -> jax.Array:
+    """Weights w [B, T] with aggregate(x) == Σ x·w. Computed once over the whole batch, they
+    let micro-batches sum their parts into exactly the full batch's loss."""
+    if mode not in AGGREGATIONS:
+        raise ValueError(f"unknown loss aggregation {mode!r}; known: {sorted(AGGREGATIONS)}")
+    mask = mask.astype(jnp.float32)
+    if mode == "token-mean":
+        return mask / jnp.maximum(jnp.sum(mask), 1.0)
+    if mode == "seq-mean-token-mean":
+        per_row = jnp.sum(mask, axis=-1, keepdims=True)
+        rows = jnp.maximum(jnp.sum((per_row > 0).astype(jnp.float32)), 1.0)
+        return mask / jnp.maximum(per_row, 1.0) / rows
+    length = mask.shape[-1] if norm_length is None else norm_length
+    return mask / (mask.shape[0] * length)
 
 
 def aggregate(x: jax.Array, mask: jax.Array, mode: str, norm_length: int | None = None
@@ -83,34 +99,41 @@ class LossConfig:
 
 
 def grpo_loss(logp: jax.Array, old_logp: jax.Array, advantages: jax.Array, mask: jax.Array,
-              cfg: LossConfig, ref_logp: jax.Array | None = None
+              cfg: LossConfig, ref_logp: jax.Array | None = None,
+              weights: tuple[jax.Array, jax.Array] | None = None
               ) -> tuple[jax.Array, dict[str, jax.Array]]:
     """The clipped surrogate (to minimise) and its metrics.
 
     logp [B, T] under the current parameters (differentiated), old_logp the sampler's
     log-probs (the behaviour policy), ref_logp the frozen reference's (needed iff kl_coef > 0).
+    `weights` = (loss weights, token-mean weights) from `token_weights` over a larger batch
+    this one is a micro-batch of; then the loss and metrics are this part's share of the sums.
     """
     mask = mask.astype(jnp.float32)
+    if weights is None:
+        weights = (token_weights(mask, cfg.aggregation, cfg.norm_length),
+                   token_weights(mask, "token-mean"))
+    w_loss, w_tok = weights
     adv = advantages.astype(jnp.float32)[:, None]
     log_ratio = logp - old_logp
     ratio = jnp.exp(log_ratio)
     unclipped = -adv * ratio
     clipped = -adv * jnp.clip(ratio, 1.0 - cfg.clip_low, 1.0 + cfg.clip_high)
     per_token = jnp.maximum(unclipped, clipped)
-    policy = aggregate(per_token, mask, cfg.aggregation, cfg.norm_length)
+    policy = jnp.sum(per_token * w_loss)
     was_clipped = (clipped > unclipped).astype(jnp.float32)
     metrics = {
         "policy_loss": policy,
-        "clip_fraction": _token_mean(was_clipped, mask, None),
+        "clip_fraction": jnp.sum(was_clipped * w_tok),
         # k3 of the behaviour policy against the current one: how far the update has moved
-        "approx_kl_old": _token_mean(kl_k3(logp, old_logp), mask, None),
-        "ratio_mean": _token_mean(ratio, mask, None),
+        "approx_kl_old": jnp.sum(kl_k3(logp, old_logp) * w_tok),
+        "ratio_mean": jnp.sum(ratio * w_tok),
     }
     loss = policy
     if cfg.kl_coef > 0:
         if ref_logp is None:
             raise ValueError("kl_coef > 0 needs the reference model's log-probs (ref_logp)")
-        kl = aggregate(kl_k3(logp, ref_logp), mask, cfg.aggregation, cfg.norm_length)
+        kl = jnp.sum(kl_k3(logp, ref_logp) * w_loss)
         loss = loss + cfg.kl_coef * kl
         metrics["kl"] = kl
     metrics["loss"] = loss

@@ -114,3 +114,15 @@ def test_clipped_objective_gradient_matches_finite_differences(mode):
         down[idx] -= eps
         numeric = (float(loss(up)) - float(loss(down))) / (2 * eps)
         assert grad[idx] == pytest.approx(numeric, abs=2e-3), idx
+
+
+@pytest.mark.parametrize("mode", ["token-mean", "seq-mean-token-mean",
+                                  "seq-mean-token-sum-norm"])
+def test_weights_reproduce_each_aggregation(mode):
+    from prove_jax.rl.losses import token_weights
+
+    rng = np.random.default_rng(1)
+    x = jnp.asarray(rng.normal(size=(4, 6)).astype(np.float32))
+    mask = jnp.asarray((rng.random((4, 6)) > 0.3).astype(np.float32)).at[2].set(0)
+    assert float(jnp.sum(x * token_weights(mask, mode))) == pytest.approx(
+        float(aggregate(x, mask, mode)), abs=1e-6)

@@ -1,0 +1,189 @@
+"""The GRPO train step: one jitted update over a (data, fsdp, tensor) mesh.
+
+Functional over NNX: the model is split once into (graphdef, params); the step takes and
+returns params and the optax state, so `jax.jit` sees plain pytrees whose shardings come from
+the rules table (parameters) and propagate to the optimizer state (created from them).
+
+A batch is whole sequences [B, T]: `tokens`, `attention_mask` (1 on real tokens), `loss_mask`
+(1 on tokens the policy sampled), `old_logp` (the sampler's log-prob of each token, aligned with
+`tokens`), `advantages` [B] and, when the KL term is on, `ref_logp` like `old_logp`. Position t
+predicts token t + 1, so the loss reads columns 1: of the token-aligned arrays.
+
+Micro-batches: the batch is split into `micro_batches` equal parts scanned one after another
+with summed gradients; loss weights are computed over the whole batch first, so the result is
+the full batch's gradient exactly (not a mean of per-part means). Non-finite loss or gradients
+skip the update (parameters and optimizer state unchanged) and report `skipped` = 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+from prove_jax.models.decoder import Decoder
+from prove_jax.models.logprobs import token_logprobs
+from prove_jax.rl.losses import LossConfig, grpo_loss, token_weights
+
+__all__ = ["OptimConfig", "make_optimizer", "make_train_step", "sequence_logprobs"]
+
+Batch = dict[str, jax.Array]
+BATCH_KEYS = ("tokens", "attention_mask", "loss_mask", "old_logp", "advantages")
+
+
+@dataclass(frozen=True)
+class OptimConfig:
+    lr: float = 1e-6
+    warmup_steps: int = 0
+    total_steps: int = 350
+    schedule: str = "constant"  # constant | cosine | linear (decay after warmup)
+    weight_decay: float = 0.0
+    b1: float = 0.9
+    b2: float = 0.999
+    eps: float = 1e-8
+    max_grad_norm: float = 1.0  # global-norm clipping; 0 turns it off
+
+    def __post_init__(self) -> None:
+        if self.schedule not in ("constant", "cosine", "linear"):
+            raise ValueError(f"unknown lr schedule {self.schedule!r}; known: constant, "
+                             "cosine, linear")
+        if self.lr <= 0 or self.total_steps < 1 or self.warmup_steps < 0:
+            raise ValueError("OptimConfig: lr > 0, total_steps >= 1 and warmup_steps >= 0")
+
+
+def learning_rate(cfg: OptimConfig) -> optax.Schedule:
+    warm = optax.linear_schedule(0.0 if cfg.warmup_steps else cfg.lr, cfg.lr,
+                                 max(cfg.warmup_steps, 1))
+    rest = max(cfg.total_steps - cfg.warmup_steps, 1)
+    after = {"constant": optax.constant_schedule(cfg.lr),
+             "cosine": optax.cosine_decay_schedule(cfg.lr, rest),
+             "linear": optax.linear_schedule(cfg.lr, 0.0, rest)}[cfg.schedule]
+    return optax.join_schedules([warm, after], [cfg.warmup_steps])
+
+
+def make_optimizer(cfg: OptimConfig) -> optax.GradientTransformation:
+    parts = [optax.clip_by_global_norm(cfg.max_grad_norm)] if cfg.max_grad_norm > 0 else []
+    parts.append(optax.adamw(learning_rate(cfg), b1=cfg.b1, b2=cfg.b2, eps=cfg.eps,
+                             weight_decay=cfg.weight_decay))
+    return optax.chain(*parts)
+
+
+def sequence_logprobs(model: Decoder, tokens: jax.Array, attention_mask: jax.Array,
+                      chunk_size: int, with_entropy: bool = False
+                      ) -> jax.Array | tuple[jax.Array, jax.Array]:
+    """log p(tokens[:, t+1] | tokens[:, :t+1]) [B, T-1] without [B, T, V] logits."""
+    hidden = model.hidden_states(tokens[:, :-1], attention_mask=attention_mask[:, :-1])
+    cfg = model.cfg
+    return token_logprobs(hidden, model.head_matrix(), tokens[:, 1:],
+                          logits_scaling=cfg.logits_scaling, chunk_size=chunk_size,
+                          dtype=cfg.dtype, with_entropy=with_entropy)
+
+
+def _split(x: jax.Array, parts: int) -> jax.Array:
+    if x.shape[0] % parts:
+        raise ValueError(f"batch of {x.shape[0]} does not split into {parts} micro-batches")
+    return x.reshape(parts, x.shape[0] // parts, *x.shape[1:])
+
+
+def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss_cfg: LossConfig,
+                    *, micro_batches: int = 1, chunk_size: int = 1024
+                    ) -> Callable[[Any, Any, Batch], tuple[Any, Any, dict[str, jax.Array]]]:
+    """step(params, opt_state, batch) -> (params, opt_state, metrics); jit it with shardings
+    (see `jit_train_step`) or plainly."""
+
+    def micro_loss(params: Any, mb: Batch, weights: tuple) -> tuple[jax.Array, dict]:
+        model = nnx.merge(graphdef, params)
+        logp, entropy = sequence_logprobs(model, mb["tokens"], mb["attention_mask"], chunk_size,
+                                          with_entropy=True)
+        mask = mb["loss_mask"][:, 1:].astype(jnp.float32)
+        ref = mb["ref_logp"][:, 1:] if "ref_logp" in mb else None
+        loss, metrics = grpo_loss(logp, mb["old_logp"][:, 1:], mb["advantages"], mask,
+                                  loss_cfg, ref, weights)
+        metrics["entropy"] = jnp.sum(jax.lax.stop_gradient(entropy) * weights[1])
+        return loss, metrics
+
+    grad_fn = jax.value_and_grad(micro_loss, has_aux=True)
+
+    def step(params: Any, opt_state: Any, batch: Batch) -> tuple[Any, Any, dict[str, jax.Array]]:
+        missing = [k for k in BATCH_KEYS if k not in batch]
+        if missing:
+            raise ValueError(f"train batch lacks {missing}")
+        if loss_cfg.kl_coef > 0 and "ref_logp" not in batch:
+            raise ValueError("kl_coef > 0: the batch needs ref_logp")
+        mask = batch["loss_mask"][:, 1:]
+        weights = (token_weights(mask, loss_cfg.aggregation, loss_cfg.norm_length),
+                   token_weights(mask, "token-mean"))
+        parts = {k: _split(v, micro_batches) for k, v in batch.items()}
+        parts_w = tuple(_split(w, micro_batches) for w in weights)
+
+        def accumulate(carry: tuple, xs: tuple) -> tuple[tuple, None]:
+            grads, metrics = carry
+            mb, w = xs
+            (_, m), g = grad_fn(params, mb, w)
+            return (jax.tree.map(jnp.add, grads, g), jax.tree.map(jnp.add, metrics, m)), None
+
+        zeros = jax.tree.map(jnp.zeros_like, params)
+        shapes = jax.eval_shape(lambda: grad_fn(params, jax.tree.map(lambda x: x[0], parts),
+                                                tuple(w[0] for w in parts_w))[0][1])
+        init = (zeros, jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), shapes))
+        (grads, metrics), _ = jax.lax.scan(accumulate, init, (parts, parts_w))
+        grad_norm = optax.tree.norm(grads)
+        finite = jnp.isfinite(metrics["loss"]) & jnp.isfinite(grad_norm)
+        updates, new_opt = optimizer.update(grads, opt_state, params)
+        new_params = optax.apply_updates(params, updates)
+        # Skip a non-finite update entirely: keep the old parameters and optimizer moments.
+        params = jax.tree.map(lambda new, old: jnp.where(finite, new, old), new_params, params)
+        opt_state = jax.tree.map(lambda new, old: jnp.where(finite, new, old), new_opt,
+                                 opt_state)
+        metrics = {**metrics, "grad_norm": grad_norm,
+                   "skipped": 1.0 - finite.astype(jnp.float32),
+                   "policy_tokens": jnp.sum(mask.astype(jnp.float32))}
+        return params, opt_state, metrics
+
+    return step
+
+
+def jit_train_step(step: Callable, params: Any, opt_state: Any, mesh: Any,
+                   rules: Any = None) -> Callable:
+    """`step` jitted with explicit shardings: parameters by the rules table, the optimizer
+    state like the parameters it mirrors (scalars replicated), batch rows over (data, fsdp);
+    params and optimizer state are donated (updated in place)."""
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, tree_shardings
+
+    param_sh = tree_shardings(params, mesh, rules or DEFAULT_RULES)
+    by_shape = {}
+    for leaf, sh in zip(jax.tree.leaves(params), jax.tree.leaves(param_sh), strict=True):
+        by_shape.setdefault(leaf.shape, sh)
+    rep = NamedSharding(mesh, P())
+    # Adam's moments share their parameter's shape; a parameter shape shared by two params
+    # with different rules would pick the first: assert it never happens.
+    for leaf, sh in zip(jax.tree.leaves(params), jax.tree.leaves(param_sh), strict=True):
+        if by_shape[leaf.shape].spec != sh.spec:
+            raise ValueError(f"two parameters of shape {leaf.shape} have different shardings")
+    opt_sh = jax.tree.map(lambda x: by_shape.get(getattr(x, "shape", ()), rep)
+                          if getattr(x, "ndim", 0) else rep, opt_state)
+
+    def batch_sh(batch: Batch) -> dict:
+        return {k: NamedSharding(mesh, P(BATCH_AXES, *([None] * (v.ndim - 1))))
+                for k, v in batch.items()}
+
+    cache: dict[tuple, Callable] = {}
+
+    def run(params: Any, opt_state: Any, batch: Batch) -> tuple[Any, Any, dict]:
+        key = tuple(sorted((k, v.shape) for k, v in batch.items()))
+        if key not in cache:
+            cache[key] = jax.jit(step, in_shardings=(param_sh, opt_sh, batch_sh(batch)),
+                                 out_shardings=(param_sh, opt_sh, rep), donate_argnums=(0, 1))
+        return cache[key](params, opt_state, batch)
+
+    run.param_shardings = param_sh  # type: ignore[attr-defined]
+    run.opt_shardings = opt_sh  # type: ignore[attr-defined]
+    return run
