@@ -1,14 +1,18 @@
-"""Helpers for server tests: in-process MCP clients, session control, wrong-typed values."""
+"""Helpers for server tests: in-process MCP clients, session control, wrong-typed values, and
+direct calls on a Runtime (the `rt` fixture, `ok`, `fails`, `digest`) for domain-rule tests."""
 
 from __future__ import annotations
 
 import importlib
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from servers.core.app import SESSION_KEY, build_server
+from servers.core.domain import Domain
 from servers.core.runtime import Runtime
+from servers.core.state import State
 from servers.registry import load_domain
 
 
@@ -48,3 +52,47 @@ def wrong_value(schema: dict) -> Any:
 
 def text(result: Any) -> str:
     return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+# Direct calls on a Runtime (no MCP): the helpers every domain-rule test uses.
+
+
+def runtime_fixture(domain: Domain | str, seed: int = 0):
+    """An `rt` fixture: a fresh Runtime of `domain` (or the server of that name) per test.
+
+    Use as `rt = runtime_fixture(DOMAIN)` at module level."""
+
+    @pytest.fixture(name="rt")
+    def rt() -> Runtime:
+        return Runtime(load_domain(domain) if isinstance(domain, str) else domain,
+                       default_seed=seed)
+
+    return rt
+
+
+def state(rt: Runtime) -> State:
+    """The default session's state."""
+    return rt.session(None).state
+
+
+def digest(rt: Runtime) -> str:
+    return state(rt).digest()
+
+
+def ok(rt: Runtime, tool: str, args: dict) -> dict:
+    """Call `tool`, assert it succeeded, and return its payload."""
+    out = rt.call(tool, args)
+    assert out.ok, f"{tool}({args}): {out.error}"
+    return out.payload
+
+
+def fails(rt: Runtime, tool: str, args: dict, *needles: str) -> str:
+    """The call fails, its error says every needle, and the state is exactly as it was.
+    Returns the error message."""
+    before = digest(rt)
+    out = rt.call(tool, args)
+    assert not out.ok, f"{tool}({args}) should fail, got {out.payload}"
+    for needle in needles:
+        assert needle in out.error, f"{tool}: {needle!r} not in {out.error!r}"
+    assert digest(rt) == before, f"{tool}({args}) changed state"
+    return out.error

@@ -7,19 +7,13 @@ import pytest
 
 from servers.banking import DOMAIN
 from servers.core.runtime import Runtime
+from tests.servers.common import digest, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
+rt = runtime_fixture(DOMAIN)
 
 
 def _balance(rt: Runtime, account_id: str) -> float:
     return rt.call("get_account", {"account_id": account_id}).payload["account"]["balance"]
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
 
 
 def _txns(rt: Runtime, **filters) -> list[dict]:
@@ -50,10 +44,10 @@ def test_transfer_moves_exactly_the_amount(rt):
     ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 10.005}, "decimal"),
 ])
 def test_bad_transfers_fail_and_change_nothing(rt, args, needle):
-    before = _digest(rt)
+    before = digest(rt)
     out = rt.call("transfer_between_accounts", args)
     assert not out.ok and needle in out.error
-    assert _digest(rt) == before
+    assert digest(rt) == before
 
 
 def test_paying_a_credit_card_cannot_exceed_what_is_owed(rt):
@@ -123,11 +117,11 @@ def test_dispute_rules(rt):
     assert out.payload["amount"] == -txn["amount"] and out.payload["status"] == "open"
     got = rt.call("get_transaction", {"transaction_id": txn["transaction_id"]}).payload
     assert got["dispute_id"] == dispute_id
-    before = _digest(rt)
+    before = digest(rt)
     again = rt.call("dispute_transaction", {"transaction_id": txn["transaction_id"],
                                             "reason": "duplicate_charge"})
     assert not again.ok and dispute_id in again.error
-    assert _digest(rt) == before
+    assert digest(rt) == before
     listed = rt.call("list_disputes", {"status": "open"}).payload["disputes"]
     assert dispute_id in [d["dispute_id"] for d in listed]
 
@@ -151,9 +145,9 @@ def test_disputes_only_for_recent_posted_card_charges(rt):
 def test_card_freeze_cycle(rt):
     assert rt.call("freeze_card", {"card_id": "card_01", "reason": "lost"}).payload[
         "status"] == "frozen"
-    before = _digest(rt)
+    before = digest(rt)
     twice = rt.call("freeze_card", {"card_id": "card_01"})
-    assert not twice.ok and "already frozen" in twice.error and _digest(rt) == before
+    assert not twice.ok and "already frozen" in twice.error and digest(rt) == before
     assert rt.call("unfreeze_card", {"card_id": "card_01"}).payload["status"] == "active"
     assert not rt.call("unfreeze_card", {"card_id": "card_01"}).ok
     cancelled = rt.call("freeze_card", {"card_id": "card_02"})
@@ -176,9 +170,9 @@ def test_scheduling_rules_and_double_cancel(rt):
     assert made.ok and made.payload["destination_name"] == "High-Yield Savings"
     sid = made.payload["scheduled_transfer_id"]
     assert rt.call("cancel_scheduled_transfer", {"scheduled_transfer_id": sid}).ok
-    before = _digest(rt)
+    before = digest(rt)
     again = rt.call("cancel_scheduled_transfer", {"scheduled_transfer_id": sid})
-    assert not again.ok and "already cancelled" in again.error and _digest(rt) == before
+    assert not again.ok and "already cancelled" in again.error and digest(rt) == before
 
 
 def test_state_has_enough_to_find():

@@ -7,15 +7,9 @@ import pytest
 
 from servers.budget import DOMAIN
 from servers.core.runtime import Runtime
+from tests.servers.common import digest, ok, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
+rt = runtime_fixture(DOMAIN)
 
 
 def _budget(rt: Runtime, category_id: str, month: str = "2026-06") -> dict:
@@ -24,15 +18,9 @@ def _budget(rt: Runtime, category_id: str, month: str = "2026-06") -> dict:
     return out.payload["budgets"][0]
 
 
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
-
-
 def test_expenses_drive_budget_spent_and_remaining(rt):
     before = _budget(rt, "cat_02")
-    added = _ok(rt, "add_expense", {"amount": 41.25, "merchant": "Casa Azure",
+    added = ok(rt, "add_expense", {"amount": 41.25, "merchant": "Casa Azure",
                                     "category_id": "cat_02", "date": "2026-06-10"})
     assert added["budget"]["budget_id"] == before["budget_id"]
     assert added["budget"]["spent"] == pytest.approx(before["spent"] + 41.25)
@@ -40,17 +28,17 @@ def test_expenses_drive_budget_spent_and_remaining(rt):
     exp_id = added["expense"]["expense_id"]
     # recategorising moves the amount from one budget to the other
     groceries = _budget(rt, "cat_01")
-    _ok(rt, "update_expense", {"expense_id": exp_id, "category_id": "cat_01"})
+    ok(rt, "update_expense", {"expense_id": exp_id, "category_id": "cat_01"})
     assert _budget(rt, "cat_02")["spent"] == pytest.approx(before["spent"])
     assert _budget(rt, "cat_01")["spent"] == pytest.approx(groceries["spent"] + 41.25)
-    gone = _ok(rt, "delete_expense", {"expense_id": exp_id})
+    gone = ok(rt, "delete_expense", {"expense_id": exp_id})
     assert gone["budget"]["spent"] == pytest.approx(groceries["spent"])
     missing = rt.call("delete_expense", {"expense_id": exp_id})
     assert not missing.ok and exp_id in missing.error
 
 
 def test_expense_without_budget_and_default_date(rt):
-    out = _ok(rt, "add_expense", {"amount": 60, "merchant": "Petal & Stem Florist",
+    out = ok(rt, "add_expense", {"amount": 60, "merchant": "Petal & Stem Florist",
                                   "category_id": "cat_12"})
     assert out["budget"] is None and out["expense"]["date"] == "2026-06-15"
 
@@ -58,10 +46,10 @@ def test_expense_without_budget_and_default_date(rt):
 @pytest.mark.parametrize("date, needle", [("2026-06-16", "future"), ("2026-02-30", "valid"),
                                           ("2024-01-10", "year ago")])
 def test_bad_expense_dates_change_nothing(rt, date, needle):
-    before = _digest(rt)
+    before = digest(rt)
     out = rt.call("add_expense", {"amount": 5, "merchant": "Cafe", "category_id": "cat_02",
                                   "date": date})
-    assert not out.ok and needle in out.error and _digest(rt) == before
+    assert not out.ok and needle in out.error and digest(rt) == before
 
 
 def test_update_expense_needs_a_change(rt):
@@ -71,9 +59,9 @@ def test_update_expense_needs_a_change(rt):
 
 def test_budget_rules(rt):
     existing = _budget(rt, "cat_01")
-    before = _digest(rt)
+    before = digest(rt)
     dup = rt.call("create_budget", {"category_id": "cat_01", "month": "2026-06", "limit": 300})
-    assert not dup.ok and existing["budget_id"] in dup.error and _digest(rt) == before
+    assert not dup.ok and existing["budget_id"] in dup.error and digest(rt) == before
     past = rt.call("create_budget", {"category_id": "cat_09", "month": "2026-05", "limit": 300})
     assert not past.ok and "out of range" in past.error
     far = rt.call("create_budget", {"category_id": "cat_09", "month": "2027-07", "limit": 300})
@@ -82,46 +70,46 @@ def test_budget_rules(rt):
     for tool, args in (("update_budget_limit", {"budget_id": old["budget_id"], "limit": 999}),
                        ("delete_budget", {"budget_id": old["budget_id"]})):
         out = rt.call(tool, args)
-        assert not out.ok and "has ended" in out.error and _digest(rt) == before
-    made = _ok(rt, "create_budget", {"category_id": "cat_09", "month": "2027-06",
+        assert not out.ok and "has ended" in out.error and digest(rt) == before
+    made = ok(rt, "create_budget", {"category_id": "cat_09", "month": "2027-06",
                                      "limit": 900})
     assert (made["spent"], made["remaining"], made["status"]) == (0, 900, "on_track")
-    raised = _ok(rt, "update_budget_limit", {"budget_id": existing["budget_id"],
+    raised = ok(rt, "update_budget_limit", {"budget_id": existing["budget_id"],
                                              "limit": existing["spent"] - 1})
     assert raised["status"] == "over_budget" and raised["remaining"] == pytest.approx(-1)
 
 
 def test_summary_matches_expenses(rt):
-    summary = _ok(rt, "get_spending_summary", {"month": "2026-05"})
-    listed = _ok(rt, "list_expenses", {"month": "2026-05", "limit": 1})
+    summary = ok(rt, "get_spending_summary", {"month": "2026-05"})
+    listed = ok(rt, "list_expenses", {"month": "2026-05", "limit": 1})
     assert summary["total_spent"] == pytest.approx(listed["total_amount"])
     assert summary["expense_count"] == listed["total"]
     assert sum(c["spent"] for c in summary["categories"]) == pytest.approx(
         summary["total_spent"])
     spent = [c["spent"] for c in summary["categories"]]
     assert spent == sorted(spent, reverse=True)
-    over = {b["category_id"] for b in _ok(rt, "list_budgets", {
+    over = {b["category_id"] for b in ok(rt, "list_budgets", {
         "month": "2026-05", "status": "over_budget"})["budgets"]}
     assert set(summary["over_budget_category_ids"]) == over
-    april = _ok(rt, "get_spending_summary", {"month": "2026-04"})
+    april = ok(rt, "get_spending_summary", {"month": "2026-04"})
     assert summary["previous_month_total"] == pytest.approx(april["total_spent"])
 
 
 def test_savings_goal_rules(rt):
-    goal = next(g for g in _ok(rt, "list_savings_goals", {"status": "active"})["goals"]
+    goal = next(g for g in ok(rt, "list_savings_goals", {"status": "active"})["goals"]
                 if g["remaining"] > 10)
     gid, remaining = goal["goal_id"], goal["remaining"]
-    before = _digest(rt)
+    before = digest(rt)
     over = rt.call("contribute_to_savings_goal", {"goal_id": gid, "amount": remaining + 1})
-    assert not over.ok and "at most" in over.error and _digest(rt) == before
+    assert not over.ok and "at most" in over.error and digest(rt) == before
     too_much = rt.call("contribute_to_savings_goal", {"goal_id": gid, "action": "withdraw",
                                                       "amount": goal["saved_amount"] + 1})
-    assert not too_much.ok and _digest(rt) == before
-    done = _ok(rt, "contribute_to_savings_goal", {"goal_id": gid, "amount": remaining})
+    assert not too_much.ok and digest(rt) == before
+    done = ok(rt, "contribute_to_savings_goal", {"goal_id": gid, "amount": remaining})
     assert done["status"] == "completed" and done["remaining"] == 0
     again = rt.call("contribute_to_savings_goal", {"goal_id": gid, "amount": 1})
     assert not again.ok and "completed" in again.error
-    back = _ok(rt, "contribute_to_savings_goal", {"goal_id": gid, "action": "withdraw",
+    back = ok(rt, "contribute_to_savings_goal", {"goal_id": gid, "action": "withdraw",
                                                   "amount": 10})
     assert back["status"] == "active" and back["remaining"] == pytest.approx(10)
 

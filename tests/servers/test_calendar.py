@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
 from servers.calendar import DOMAIN
-from servers.core.runtime import Runtime
+from tests.servers.common import digest, ok, runtime_fixture, state
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _state(rt: Runtime):
-    return rt.session(None).state
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
+rt = runtime_fixture(DOMAIN)
 
 
 def test_invalid_times_and_overlaps_are_rejected_without_change(rt):
-    before = _state(rt).digest()
+    before = digest(rt)
     bad = rt.call("create_event", {"title": "x", "start": "2026-06-16T10:00",
                                    "end": "2026-06-16T09:00"})
     assert not bad.ok and "must be after start" in bad.error
@@ -35,14 +20,14 @@ def test_invalid_times_and_overlaps_are_rejected_without_change(rt):
     clash = rt.call("create_event", {"title": "x", "start": "2026-06-22T10:30",
                                      "end": "2026-06-22T11:30"})
     assert not clash.ok and "evt_0001" in clash.error and "allow_overlap" in clash.error
-    assert _state(rt).digest() == before
+    assert digest(rt) == before
     forced = rt.call("create_event", {"title": "x", "start": "2026-06-22T10:30",
                                       "end": "2026-06-22T11:30", "allow_overlap": True})
     assert forced.ok
 
 
 def test_weekly_series_expands_into_occurrences(rt):
-    events = _ok(rt, "list_events", {"start_date": "2026-06-15", "end_date": "2026-07-12",
+    events = ok(rt, "list_events", {"start_date": "2026-06-15", "end_date": "2026-07-12",
                                      "calendar_id": "cal_work"})["events"]
     sync = [e["start"] for e in events if e["event_id"] == "evt_0001"]
     assert sync == ["2026-06-15T10:00", "2026-06-22T10:00", "2026-06-29T10:00",
@@ -51,11 +36,11 @@ def test_weekly_series_expands_into_occurrences(rt):
 
 
 def test_free_slots_skip_busy_time_and_weekends(rt):
-    _ok(rt, "create_event", {"title": "Focus", "start": "2026-06-16T10:00",
+    ok(rt, "create_event", {"title": "Focus", "start": "2026-06-16T10:00",
                              "end": "2026-06-16T11:30"})
-    slots = _ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 90})["slots"]
+    slots = ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 90})["slots"]
     assert slots == [{"start": "2026-06-16T11:30", "end": "2026-06-16T17:00"}]
-    slots = _ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 60})["slots"]
+    slots = ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 60})["slots"]
     assert slots == [{"start": "2026-06-16T09:00", "end": "2026-06-16T10:00"},
                      {"start": "2026-06-16T11:30", "end": "2026-06-16T17:00"}]
     weekend = rt.call("find_free_slots", {"date": "2026-06-20", "duration_minutes": 30})
@@ -63,42 +48,42 @@ def test_free_slots_skip_busy_time_and_weekends(rt):
 
 
 def test_accepting_then_declining_an_invitation(rt):
-    out = _ok(rt, "respond_to_invitation", {"invitation_id": "inv_0001",
+    out = ok(rt, "respond_to_invitation", {"invitation_id": "inv_0001",
                                             "response": "accepted"})
     event_id = out["event_id"]
-    event = _ok(rt, "get_event", {"event_id": event_id})
+    event = ok(rt, "get_event", {"event_id": event_id})
     assert event["invitation_id"] == "inv_0001"
     assert event["organizer"] == "emma.tanaka@novacapital.com"
     day = event["start"][:10]
-    listed = _ok(rt, "list_events", {"start_date": day, "end_date": day})["events"]
+    listed = ok(rt, "list_events", {"start_date": day, "end_date": day})["events"]
     assert event_id in [e["event_id"] for e in listed]
     # the organizer owns the time; the user can only respond
     moved = rt.call("move_event", {"event_id": event_id, "new_start": f"{day}T16:00"})
     assert not moved.ok and "only the organizer" in moved.error
-    _ok(rt, "respond_to_invitation", {"invitation_id": "inv_0001", "response": "declined"})
-    assert event_id not in _state(rt)["events"]
-    before = _state(rt).digest()
+    ok(rt, "respond_to_invitation", {"invitation_id": "inv_0001", "response": "declined"})
+    assert event_id not in state(rt)["events"]
+    before = digest(rt)
     again = rt.call("respond_to_invitation", {"invitation_id": "inv_0001",
                                               "response": "declined"})
     assert not again.ok and "already declined" in again.error
-    assert _state(rt).digest() == before
+    assert digest(rt) == before
 
 
 def test_deleting_an_invited_event_declines_it_and_drops_reminders(rt):
-    inv = _state(rt)["invitations"].get("inv_0012")
+    inv = state(rt)["invitations"].get("inv_0012")
     event_id = inv["event_id"]
-    n_rem = len(_ok(rt, "list_reminders", {"event_id": event_id})["reminders"])
-    _ok(rt, "add_reminder", {"event_id": event_id, "minutes_before": 5})
-    out = _ok(rt, "delete_event", {"event_id": event_id})
+    n_rem = len(ok(rt, "list_reminders", {"event_id": event_id})["reminders"])
+    ok(rt, "add_reminder", {"event_id": event_id, "minutes_before": 5})
+    out = ok(rt, "delete_event", {"event_id": event_id})
     assert out["reminders_deleted"] == n_rem + 1 and out["invitation_id"] == "inv_0012"
-    assert _state(rt)["invitations"].get("inv_0012")["status"] == "declined"
+    assert state(rt)["invitations"].get("inv_0012")["status"] == "declined"
     assert not rt.call("get_event", {"event_id": event_id}).ok
 
 
 def test_availability_comes_from_shared_events(rt):
-    event = _ok(rt, "get_event", {"event_id": "evt_0027"})
+    event = ok(rt, "get_event", {"event_id": "evt_0027"})
     guest = event["attendees"][0]
-    busy = _ok(rt, "check_availability", {"email": guest, "start": event["start"],
+    busy = ok(rt, "check_availability", {"email": guest, "start": event["start"],
                                           "end": event["end"]})
     assert not busy["available"] and busy["busy"][0]["event_id"] == "evt_0027"
     unknown = rt.call("check_availability", {"email": "nobody@example.com",
@@ -107,11 +92,11 @@ def test_availability_comes_from_shared_events(rt):
 
 
 def test_reminders_duplicate_and_past_events(rt):
-    _ok(rt, "add_reminder", {"event_id": "evt_0027", "minutes_before": 45})
+    ok(rt, "add_reminder", {"event_id": "evt_0027", "minutes_before": 45})
     dup = rt.call("add_reminder", {"event_id": "evt_0027", "minutes_before": 45})
     assert not dup.ok and "already has" in dup.error
     past = rt.call("add_reminder", {"event_id": "evt_0005", "minutes_before": 10})
     assert not past.ok and "already over" in past.error
-    rems = _ok(rt, "list_reminders", {})["reminders"]
+    rems = ok(rt, "list_reminders", {})["reminders"]
     times = [r["remind_at"] for r in rems]
     assert times == sorted(times) and len(rems) == 25

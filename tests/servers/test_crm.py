@@ -5,91 +5,69 @@ from __future__ import annotations
 
 import pytest
 
-from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.crm import DOMAIN
+from tests.servers.common import fails, ok, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, f"{tool}({args}): {out.error}"
-    return out.payload
-
-
-def _fails(rt: Runtime, tool: str, args: dict, needle: str) -> None:
-    """The call fails, says `needle`, and leaves the state exactly as it was."""
-    before = _digest(rt)
-    out = rt.call(tool, args)
-    assert not out.ok, f"{tool}({args}) succeeded"
-    assert needle in out.error, out.error
-    assert _digest(rt) == before
+rt = runtime_fixture(DOMAIN)
 
 
 def test_contacts_and_accounts_are_the_worlds_people_and_companies(rt):
     world = make_world(0)
-    contacts = _ok(rt, "search_contacts", {"limit": 100})
+    contacts = ok(rt, "search_contacts", {"limit": 100})
     assert contacts["total"] == len(world.people) - 1  # everyone but the user
     for c in contacts["contacts"]:
         person = world.person(c["contact_id"])
         assert (c["name"], c["email"], c["phone"]) == (person.name, person.email, person.phone)
         assert c["account_name"] == world.company(person.company_id).name
-    accounts = _ok(rt, "search_accounts", {"limit": 100})["accounts"]
+    accounts = ok(rt, "search_accounts", {"limit": 100})["accounts"]
     assert {(a["name"], a["domain"]) for a in accounts} == {
         (c.name, c.domain) for c in world.companies}
-    hiro = _ok(rt, "search_contacts", {"query": "hiro greensoftware"})["contacts"]
+    hiro = ok(rt, "search_contacts", {"query": "hiro greensoftware"})["contacts"]
     assert [c["contact_id"] for c in hiro] == ["p_004"]
 
 
 def test_stage_moves_follow_the_sales_process_and_winning_makes_a_customer(rt):
-    deal = _ok(rt, "get_deal", {"deal_id": "dl_0001"})["deal"]
+    deal = ok(rt, "get_deal", {"deal_id": "dl_0001"})["deal"]
     assert deal["stage"] == "prospecting"
-    _fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "negotiation"},
+    fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "negotiation"},
            "allowed next stages: qualification, closed_lost")
-    _fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "closed_lost"},
+    fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "closed_lost"},
            "lost_reason")
     for stage in ("qualification", "proposal", "negotiation", "closed_won"):
-        deal = _ok(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": stage})
+        deal = ok(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": stage})
     assert deal["probability"] == 100 and deal["closed_at"] and deal["close_date"] == "2026-06-15"
-    account = _ok(rt, "get_account", {"account_id": deal["account_id"]})["account"]
+    account = ok(rt, "get_account", {"account_id": deal["account_id"]})["account"]
     assert account["type"] == "customer"
-    contact = _ok(rt, "get_contact", {"contact_id": deal["primary_contact_id"]})["contact"]
+    contact = ok(rt, "get_contact", {"contact_id": deal["primary_contact_id"]})["contact"]
     assert contact["lifecycle_stage"] == "customer"
-    history = _ok(rt, "get_deal", {"deal_id": "dl_0001"})["stage_history"]
+    history = ok(rt, "get_deal", {"deal_id": "dl_0001"})["stage_history"]
     assert [h["to_stage"] for h in history[-4:]] == ["qualification", "proposal", "negotiation",
                                                      "closed_won"]
-    _fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "negotiation"},
+    fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "negotiation"},
            "closed_won is final")
-    _fails(rt, "update_deal", {"deal_id": "dl_0001", "amount": 1000}, "closed deals")
+    fails(rt, "update_deal", {"deal_id": "dl_0001", "amount": 1000}, "closed deals")
 
 
 def test_lost_deal_needs_a_reason_and_can_be_reopened(rt):
-    _fails(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "qualification",
+    fails(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "qualification",
                                      "lost_reason": "price"}, "only for stage closed_lost")
-    lost = _ok(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "closed_lost",
+    lost = ok(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "closed_lost",
                                          "lost_reason": "competitor"})
     assert lost["lost_reason"] == "competitor" and lost["allowed_next_stages"] == ["prospecting"]
-    reopened = _ok(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "prospecting"})
+    reopened = ok(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "prospecting"})
     assert reopened["lost_reason"] is None and reopened["closed_at"] is None
 
 
 def test_pipeline_summary_moves_the_amount_from_open_to_won(rt):
-    before = _ok(rt, "get_pipeline_summary", {})
-    all_deals = _ok(rt, "list_deals", {"limit": 100})
+    before = ok(rt, "get_pipeline_summary", {})
+    all_deals = ok(rt, "list_deals", {"limit": 100})
     assert sum(st["amount"] for st in before["stages"]) == pytest.approx(all_deals["total_amount"])
     assert sum(o["open_amount"] for o in before["owners"]) == pytest.approx(before["open_amount"])
-    deal = _ok(rt, "get_deal", {"deal_id": "dl_0021"})["deal"]
+    deal = ok(rt, "get_deal", {"deal_id": "dl_0021"})["deal"]
     assert deal["stage"] == "negotiation"
-    _ok(rt, "update_deal_stage", {"deal_id": "dl_0021", "stage": "closed_won"})
-    after = _ok(rt, "get_pipeline_summary", {})
+    ok(rt, "update_deal_stage", {"deal_id": "dl_0021", "stage": "closed_won"})
+    after = ok(rt, "get_pipeline_summary", {})
     assert after["open_amount"] == pytest.approx(before["open_amount"] - deal["amount"])
     assert after["won_amount"] == pytest.approx(before["won_amount"] + deal["amount"])
     assert after["open_deals"] == before["open_deals"] - 1
@@ -98,52 +76,52 @@ def test_pipeline_summary_moves_the_amount_from_open_to_won(rt):
 def test_create_deal_rules(rt):
     base = {"account_id": "co_004", "name": "GreenSoftware - Analytics add-on",
             "amount": 45000, "close_date": "2026-09-30"}
-    _fails(rt, "create_deal", {**base, "account_id": "co_006"}, "internal account")
-    _fails(rt, "create_deal", {**base, "primary_contact_id": "p_002"}, "not at GreenSoftware")
-    _fails(rt, "create_deal", {**base, "close_date": "2026-06-01"}, "in the past")
-    _fails(rt, "create_deal", {**base, "close_date": "2026-02-30"}, "not a valid calendar date")
-    deal = _ok(rt, "create_deal", base)
+    fails(rt, "create_deal", {**base, "account_id": "co_006"}, "internal account")
+    fails(rt, "create_deal", {**base, "primary_contact_id": "p_002"}, "not at GreenSoftware")
+    fails(rt, "create_deal", {**base, "close_date": "2026-06-01"}, "in the past")
+    fails(rt, "create_deal", {**base, "close_date": "2026-02-30"}, "not a valid calendar date")
+    deal = ok(rt, "create_deal", base)
     assert deal["deal_id"] == "dl_0041" and deal["owner_id"] == "p_001"
     assert deal["stage"] == "prospecting" and deal["weighted_amount"] == 4500.0
-    _fails(rt, "create_deal", base, "already has an open deal")
+    fails(rt, "create_deal", base, "already has an open deal")
 
 
 def test_logging_activities_checks_links_and_updates_last_contacted(rt):
-    _fails(rt, "log_activity", {"kind": "call", "subject": "Check-in", "contact_id": "p_002",
+    fails(rt, "log_activity", {"kind": "call", "subject": "Check-in", "contact_id": "p_002",
                                 "deal_id": "dl_0004"}, "not at GreenSoftware")
-    _fails(rt, "log_activity", {"kind": "note", "subject": "Thoughts"}, "contact_id, a deal_id")
-    _fails(rt, "log_activity", {"kind": "email", "subject": "Quote", "contact_id": "p_004",
+    fails(rt, "log_activity", {"kind": "note", "subject": "Thoughts"}, "contact_id, a deal_id")
+    fails(rt, "log_activity", {"kind": "email", "subject": "Quote", "contact_id": "p_004",
                                 "duration_minutes": 5}, "only for calls and meetings")
-    _fails(rt, "log_activity", {"kind": "call", "subject": "Call", "contact_id": "p_004",
+    fails(rt, "log_activity", {"kind": "call", "subject": "Call", "contact_id": "p_004",
                                 "occurred_on": "2026-07-01"}, "in the future")
-    note = _ok(rt, "log_activity", {"kind": "note", "subject": "Budget approved",
+    note = ok(rt, "log_activity", {"kind": "note", "subject": "Budget approved",
                                     "contact_id": "p_004"})
-    contact = _ok(rt, "get_contact", {"contact_id": "p_004"})
+    contact = ok(rt, "get_contact", {"contact_id": "p_004"})
     assert contact["contact"]["last_contacted_at"] is None  # a note is not contact
     assert contact["recent_activities"][0]["activity_id"] == note["activity_id"]
-    call = _ok(rt, "log_activity", {"kind": "call", "subject": "Pricing call",
+    call = ok(rt, "log_activity", {"kind": "call", "subject": "Pricing call",
                                     "contact_id": "p_004", "deal_id": "dl_0004",
                                     "outcome": "connected", "duration_minutes": 15})
-    contact = _ok(rt, "get_contact", {"contact_id": "p_004"})["contact"]
+    contact = ok(rt, "get_contact", {"contact_id": "p_004"})["contact"]
     assert contact["last_contacted_at"] == call["occurred_at"]
-    listed = _ok(rt, "list_activities", {"deal_id": "dl_0004"})["activities"]
+    listed = ok(rt, "list_activities", {"deal_id": "dl_0004"})["activities"]
     assert listed[0]["activity_id"] == call["activity_id"]
 
 
 def test_task_lifecycle(rt):
-    _fails(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-01"}, "in the past")
-    _fails(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-20",
+    fails(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-01"}, "in the past")
+    fails(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-20",
                                "assignee_id": "p_004"}, "sales rep")
-    task = _ok(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-20",
+    task = ok(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-20",
                                    "contact_id": "p_004"})
     assert task["assignee_id"] == "p_001" and task["status"] == "open"
-    done = _ok(rt, "update_task", {"task_id": task["task_id"], "status": "completed"})
+    done = ok(rt, "update_task", {"task_id": task["task_id"], "status": "completed"})
     assert done["completed_at"] is not None
-    _fails(rt, "update_task", {"task_id": task["task_id"], "status": "completed"},
+    fails(rt, "update_task", {"task_id": task["task_id"], "status": "completed"},
            "already completed")
-    _fails(rt, "update_task", {"task_id": task["task_id"], "priority": "high"}, "reopen it")
-    again = _ok(rt, "update_task", {"task_id": task["task_id"], "status": "open",
+    fails(rt, "update_task", {"task_id": task["task_id"], "priority": "high"}, "reopen it")
+    again = ok(rt, "update_task", {"task_id": task["task_id"], "status": "open",
                                     "assignee_id": "p_006"})
     assert again["assignee_name"] == "Nikolai Patel" and again["completed_at"] is None
-    overdue = _ok(rt, "list_tasks", {"status": "overdue", "limit": 100})["tasks"]
+    overdue = ok(rt, "list_tasks", {"status": "overdue", "limit": 100})["tasks"]
     assert overdue and all(t["overdue"] and t["due_date"] < "2026-06-15" for t in overdue)

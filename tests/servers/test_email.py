@@ -2,127 +2,114 @@
 
 from __future__ import annotations
 
-import pytest
-
 from servers.core.runtime import Runtime
 from servers.email import DOMAIN
+from tests.servers.common import digest, ok, runtime_fixture, state
 
 USER = "oscar.ito@cedarlogistics.com"  # world.user at seed 0
 
 
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _state(rt: Runtime):
-    return rt.session(None).state
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
+rt = runtime_fixture(DOMAIN)
 
 
 def _count(rt: Runtime, folder_id: str) -> int:
-    folders = _ok(rt, "list_folders", {})["folders"]
+    folders = ok(rt, "list_folders", {})["folders"]
     return next(f["total"] for f in folders if f["folder_id"] == folder_id)
 
 
 def test_mailbox_is_populated_from_the_world(rt):
-    s = _state(rt)
+    s = state(rt)
     assert len(s["emails"]) >= 40 and len(s["contacts"]) >= 20
     contacts = {c["email"] for c in s["contacts"].rows()}
     inbound = s["emails"].rows(lambda r: r["from_email"] != USER)
     assert sum(r["from_email"] in contacts for r in inbound) >= 30
-    assert _ok(rt, "list_emails", {"unread_only": True})["emails"]
+    assert ok(rt, "list_emails", {"unread_only": True})["emails"]
 
 
 def test_send_validates_addresses_and_files_a_copy_in_sent(rt):
-    before = _state(rt).digest()
+    before = digest(rt)
     bad = rt.call("send_email", {"to": ["nikolai.patel@cedarlogistics"], "subject": "Hi",
                                  "body": "x"})
     assert not bad.ok and "not a valid email address" in bad.error
     dup = rt.call("send_email", {"to": ["a@x.com"], "cc": ["A@x.com"], "subject": "Hi",
                                  "body": "x"})
     assert not dup.ok and "twice" in dup.error
-    assert _state(rt).digest() == before
+    assert digest(rt) == before
     n_sent = _count(rt, "sent")
-    msg = _ok(rt, "send_email", {"to": ["Nikolai.Patel@CedarLogistics.com"], "subject": "Hi",
+    msg = ok(rt, "send_email", {"to": ["Nikolai.Patel@CedarLogistics.com"], "subject": "Hi",
                                  "body": "See you."})
     assert msg["to"] == ["nikolai.patel@cedarlogistics.com"] and msg["folder_id"] == "sent"
     assert msg["from_email"] == USER and _count(rt, "sent") == n_sent + 1
 
 
 def test_reply_all_stays_in_thread_and_excludes_the_user(rt):
-    src = _ok(rt, "get_email", {"email_id": "msg_0003"})
+    src = ok(rt, "get_email", {"email_id": "msg_0003"})
     assert not src["is_read"] and src["cc"]
-    reply = _ok(rt, "reply_to_email", {"email_id": "msg_0003", "body": "Sure!",
+    reply = ok(rt, "reply_to_email", {"email_id": "msg_0003", "body": "Sure!",
                                        "reply_all": True})
     assert reply["thread_id"] == src["thread_id"] and reply["in_reply_to"] == "msg_0003"
     assert reply["subject"] == "Re: " + src["subject"]
     assert reply["to"] == [src["from_email"]] and reply["cc"] == src["cc"]
     assert USER not in reply["to"] + reply["cc"]
-    assert _ok(rt, "get_email", {"email_id": "msg_0003"})["is_read"]
-    again = _ok(rt, "reply_to_email", {"email_id": reply["email_id"], "body": "PS"})
+    assert ok(rt, "get_email", {"email_id": "msg_0003"})["is_read"]
+    again = ok(rt, "reply_to_email", {"email_id": reply["email_id"], "body": "PS"})
     assert again["subject"] == reply["subject"]  # no "Re: Re:"
     assert again["to"] == reply["to"]  # replying to one's own message goes to its recipients
 
 
 def test_send_draft_moves_it_out_of_drafts_once(rt):
-    drafts = _ok(rt, "list_drafts", {})["drafts"]
+    drafts = ok(rt, "list_drafts", {})["drafts"]
     draft = drafts[0]
-    sent = _ok(rt, "send_draft", {"draft_id": draft["email_id"]})
+    sent = ok(rt, "send_draft", {"draft_id": draft["email_id"]})
     assert sent["folder_id"] == "sent" and sent["thread_id"] == draft["thread_id"]
     assert sent["subject"] == draft["subject"]
-    left = _ok(rt, "list_drafts", {})
+    left = ok(rt, "list_drafts", {})
     assert left["total"] == len(drafts) - 1
-    before = _state(rt).digest()
+    before = digest(rt)
     again = rt.call("send_draft", {"draft_id": draft["email_id"]})
     assert not again.ok and draft["email_id"] in again.error
     not_draft = rt.call("send_draft", {"draft_id": "msg_0001"})
     assert not not_draft.ok and "not a draft" in not_draft.error
-    assert _state(rt).digest() == before
+    assert digest(rt) == before
 
 
 def test_delete_goes_to_trash_then_removes_for_good(rt):
     n_inbox, n_trash = _count(rt, "inbox"), _count(rt, "trash")
-    first = _ok(rt, "delete_email", {"email_id": "msg_0001"})
+    first = ok(rt, "delete_email", {"email_id": "msg_0001"})
     assert first["result"] == "moved_to_trash"
     assert (_count(rt, "inbox"), _count(rt, "trash")) == (n_inbox - 1, n_trash + 1)
-    hits = _ok(rt, "search_emails", {"query": "Q3 planning"})["emails"]
+    hits = ok(rt, "search_emails", {"query": "Q3 planning"})["emails"]
     assert "msg_0001" not in [h["email_id"] for h in hits]  # trash is not searched by default
-    hits = _ok(rt, "search_emails", {"query": "Q3 planning", "folder_id": "trash"})["emails"]
+    hits = ok(rt, "search_emails", {"query": "Q3 planning", "folder_id": "trash"})["emails"]
     assert "msg_0001" in [h["email_id"] for h in hits]
-    second = _ok(rt, "delete_email", {"email_id": "msg_0001"})
+    second = ok(rt, "delete_email", {"email_id": "msg_0001"})
     assert second["result"] == "deleted_permanently" and _count(rt, "trash") == n_trash
     gone = rt.call("get_email", {"email_id": "msg_0001"})
     assert not gone.ok and "msg_0001" in gone.error
 
 
 def test_labels_and_custom_folders(rt):
-    _ok(rt, "add_label", {"email_id": "msg_0012", "label": "Follow-up"})
-    tagged = _ok(rt, "list_emails", {"folder_id": "inbox", "label": "follow-up"})["emails"]
+    ok(rt, "add_label", {"email_id": "msg_0012", "label": "Follow-up"})
+    tagged = ok(rt, "list_emails", {"folder_id": "inbox", "label": "follow-up"})["emails"]
     assert [e["email_id"] for e in tagged] == ["msg_0012"]
     dup = rt.call("add_label", {"email_id": "msg_0012", "label": "follow-up"})
     assert not dup.ok and "already has label" in dup.error
     missing = rt.call("remove_label", {"email_id": "msg_0012", "label": "urgent"})
     assert not missing.ok and "its labels" in missing.error
-    folder = _ok(rt, "create_folder", {"name": "Clients"})
+    folder = ok(rt, "create_folder", {"name": "Clients"})
     clash = rt.call("create_folder", {"name": "clients"})
     assert not clash.ok and folder["folder_id"] in clash.error
-    _ok(rt, "move_email", {"email_id": "msg_0012", "folder_id": folder["folder_id"]})
-    inside = _ok(rt, "list_emails", {"folder_id": folder["folder_id"]})
+    ok(rt, "move_email", {"email_id": "msg_0012", "folder_id": folder["folder_id"]})
+    inside = ok(rt, "list_emails", {"folder_id": folder["folder_id"]})
     assert [e["email_id"] for e in inside["emails"]] == ["msg_0012"]
     into_sent = rt.call("move_email", {"email_id": "msg_0012", "folder_id": "sent"})
     assert not into_sent.ok and "cannot be moved into sent" in into_sent.error
 
 
 def test_forward_keeps_attachments_and_quotes_the_original(rt):
-    src = _ok(rt, "get_email", {"email_id": "msg_0012"})
+    src = ok(rt, "get_email", {"email_id": "msg_0012"})
     assert src["attachments"]
-    fwd = _ok(rt, "forward_email", {"email_id": "msg_0012", "to": ["a.b@example.com"]})
+    fwd = ok(rt, "forward_email", {"email_id": "msg_0012", "to": ["a.b@example.com"]})
     assert fwd["attachments"] == src["attachments"]
     assert fwd["subject"] == "Fwd: " + src["subject"] and src["body"] in fwd["body"]
     assert fwd["thread_id"] != src["thread_id"]

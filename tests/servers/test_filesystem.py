@@ -7,34 +7,12 @@ import pytest
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.filesystem import DOMAIN, EXAMPLES
+from tests.servers.common import digest, fails, ok, runtime_fixture
 
 PATH_PARAMS = ("path", "source", "destination", "other_path", "paths")
 
 
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
-
-
-def ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, f"{tool}({args}): {out.error}"
-    return out.payload
-
-
-def fails(rt: Runtime, tool: str, args: dict, *needles: str) -> str:
-    """The call fails, says why (every needle), and leaves the state exactly as it was."""
-    before = digest(rt)
-    out = rt.call(tool, args)
-    assert not out.ok, f"{tool}({args}) should fail, got {out.payload}"
-    for needle in needles:
-        assert needle in out.error, f"{tool}: {needle!r} not in {out.error!r}"
-    assert digest(rt) == before, f"{tool}({args}) changed state"
-    return out.error
+rt = runtime_fixture(DOMAIN)
 
 
 def home(rt: Runtime) -> str:

@@ -5,14 +5,9 @@ from __future__ import annotations
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.food_delivery import DOMAIN
+from tests.servers.common import digest, runtime_fixture
 
-
-def _rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
+rt = runtime_fixture(DOMAIN)
 
 
 def _first_item(rt: Runtime, restaurant_id: str) -> dict:
@@ -20,8 +15,7 @@ def _first_item(rt: Runtime, restaurant_id: str) -> dict:
     return next(i for i in items if i["available"] and not i["option_groups"])
 
 
-def test_restaurants_are_the_worlds_restaurants_and_cafes():
-    rt = _rt()
+def test_restaurants_are_the_worlds_restaurants_and_cafes(rt):
     found = rt.call("search_restaurants", {"limit": 50}).payload
     places = {p.id: p for p in make_world(0).places if p.kind in ("restaurant", "cafe")}
     assert found["total"] == len(places)
@@ -30,21 +24,19 @@ def test_restaurants_are_the_worlds_restaurants_and_cafes():
         assert (r["name"], r["city"], r["kind"]) == (p.name, p.city, p.kind)
 
 
-def test_one_restaurant_per_cart():
-    rt = _rt()
+def test_one_restaurant_per_cart(rt):
     assert rt.call("add_to_cart", {"item_id": "itm_0072"}).ok  # Trattoria Juniper
-    before = _digest(rt)
+    before = digest(rt)
     other = _first_item(rt, "rst_011")["item_id"]  # Marble Coffee
     out = rt.call("add_to_cart", {"item_id": other})
     assert not out.ok and "replace_cart" in out.error and "Trattoria Juniper" in out.error
-    assert _digest(rt) == before
+    assert digest(rt) == before
     cart = rt.call("add_to_cart", {"item_id": other, "replace_cart": True}).payload
     assert cart["restaurant_id"] == "rst_011" and [ln["item_id"] for ln in cart["lines"]] == [
         other]
 
 
-def test_options_are_validated_and_priced():
-    rt = _rt()
+def test_options_are_validated_and_priced(rt):
     bad = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["pineapple"]})
     assert not bad.ok and "pineapple" in bad.error and "extra cheese" in bad.error
     two = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["regular", "large"]})
@@ -57,8 +49,7 @@ def test_options_are_validated_and_priced():
     assert len(again["lines"]) == 1 and again["lines"][0]["quantity"] == 2  # merged
 
 
-def test_promo_rules_and_drop_when_cart_shrinks():
-    rt = _rt()
+def test_promo_rules_and_drop_when_cart_shrinks(rt):
     assert not rt.call("apply_promo_code", {"code": "SAVE15"}).ok  # empty cart
     rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 2, "options": ["large"]})
     used = rt.call("apply_promo_code", {"code": "welcome10"})
@@ -77,14 +68,13 @@ def test_promo_rules_and_drop_when_cart_shrinks():
     assert shrunk["promo_code"] is None and "PASTA5" in shrunk["notice"]
 
 
-def test_checkout_rules():
-    rt = _rt()
+def test_checkout_rules(rt):
     empty = rt.call("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001"})
     assert not empty.ok and "empty" in empty.error
     croissant = next(i for i in rt.call("get_menu", {"restaurant_id": "rst_011"}).payload[
         "items"] if i["name"] == "Croissant")
     rt.call("add_to_cart", {"item_id": croissant["item_id"]})
-    before = _digest(rt)
+    before = digest(rt)
     for args, needle in [
             ({"address_id": "addr_0003", "payment_method_id": "pm_0001"}, "delivers only"),
             ({"address_id": "addr_0001", "payment_method_id": "pm_0002"}, "expired"),
@@ -92,11 +82,10 @@ def test_checkout_rules():
             ({"address_id": "addr_0001", "payment_method_id": "pm_0001"}, "minimum order")]:
         out = rt.call("checkout", args)
         assert not out.ok and needle in out.error, (args, out.error)
-        assert _digest(rt) == before
+        assert digest(rt) == before
 
 
-def test_checkout_at_a_closed_restaurant_fails():
-    rt = _rt()
+def test_checkout_at_a_closed_restaurant_fails(rt):
     closed = rt.call("get_menu", {"restaurant_id": "rst_032"}).payload  # London, opens 17:00
     assert closed["restaurant"]["open_now"] is False
     item = next(i for i in closed["items"] if i["available"] and i["price"] >= 10)
@@ -108,8 +97,7 @@ def test_checkout_at_a_closed_restaurant_fails():
     assert not out.ok and "closed right now" in out.error and "17:00" in out.error
 
 
-def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it():
-    rt = _rt()
+def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it(rt):
     rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 3, "options": ["large"]})
     cart = rt.call("apply_promo_code", {"code": "SUMMER26"}).payload
     order = rt.call("checkout", {"address_id": "addr_0002", "payment_method_id": "pm_0003",
@@ -126,22 +114,20 @@ def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it(
     assert rt.call("apply_promo_code", {"code": "SUMMER26"}).ok
 
 
-def test_cancel_only_placed_orders_and_twice_fails():
-    rt = _rt()
+def test_cancel_only_placed_orders_and_twice_fails(rt):
     busy = rt.call("cancel_order", {"order_id": "ord_0029", "reason": "took too long"})
     assert not busy.ok and "preparing" in busy.error
     done = rt.call("cancel_order", {"order_id": "ord_0030", "reason": "changed my mind"})
     assert done.ok and done.payload["refund_amount"] == done.payload["total"]
     track = rt.call("track_order", {"order_id": "ord_0030"}).payload
     assert track["history"][-1]["status"] == "cancelled" and track["can_cancel"] is False
-    before = _digest(rt)
+    before = digest(rt)
     again = rt.call("cancel_order", {"order_id": "ord_0030", "reason": "changed my mind"})
     assert not again.ok and "already cancelled" in again.error
-    assert _digest(rt) == before
+    assert digest(rt) == before
 
 
-def test_rating_rules():
-    rt = _rt()
+def test_rating_rules(rt):
     assert "only delivered" in rt.call("rate_order", {"order_id": "ord_0028",
                                                       "rating": 5}).error
     unrated = rt.call("list_orders", {"status": "delivered", "limit": 50}).payload["orders"]
@@ -154,8 +140,7 @@ def test_rating_rules():
     assert not twice.ok and "already rated" in twice.error
 
 
-def test_reorder_fills_cart_with_past_lines():
-    rt = _rt()
+def test_reorder_fills_cart_with_past_lines(rt):
     active = rt.call("reorder", {"order_id": "ord_0029"})
     assert not active.ok and "still preparing" in active.error
     past = rt.call("get_order", {"order_id": "ord_0027"}).payload

@@ -9,19 +9,14 @@ import pytest
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.iot_devices import DOMAIN
+from tests.servers.common import fails, runtime_fixture
 
 FRONT_LOCK, GARAGE_LOCK, TV_BACKLIGHT, UNDER_CABINET = "dev_0018", "dev_0027", "dev_0003", \
     "dev_0010"
 THERMOSTAT, RADIATOR, BLACKOUT_BLIND, POND_PUMP = "dev_0006", "dev_0038", "dev_0037", "dev_0033"
 
 
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
+rt = runtime_fixture(DOMAIN)
 
 
 def _device(rt: Runtime, device_id: str) -> dict:
@@ -30,20 +25,10 @@ def _device(rt: Runtime, device_id: str) -> dict:
     return out.payload
 
 
-def _fails(rt: Runtime, tool: str, args: dict, *needles: str) -> str:
-    before = _digest(rt)
-    out = rt.call(tool, args)
-    assert not out.ok, f"{tool} accepted {args}"
-    for needle in needles:
-        assert needle in out.error, out.error
-    assert _digest(rt) == before
-    return out.error
-
-
 def test_brightness_on_a_lock_names_the_device_type(rt):
-    _fails(rt, "set_light", {"device_id": FRONT_LOCK, "brightness": 40},
+    fails(rt, "set_light", {"device_id": FRONT_LOCK, "brightness": 40},
            FRONT_LOCK, "is a lock", "only works on lights", "set_lock")
-    _fails(rt, "set_device_power", {"device_id": THERMOSTAT, "on": False},
+    fails(rt, "set_device_power", {"device_id": THERMOSTAT, "on": False},
            "is a thermostat", "set_thermostat")
 
 
@@ -58,7 +43,7 @@ def test_brightness_on_a_lock_names_the_device_type(rt):
     ("set_light", {"device_id": UNDER_CABINET, "color": "red"}, "no colour"),
 ])
 def test_ranges_and_capabilities_per_device_type(rt, tool, args, needle):
-    _fails(rt, tool, args, needle)
+    fails(rt, tool, args, needle)
 
 
 def test_light_changes_apply_exactly(rt):
@@ -81,13 +66,13 @@ def test_thermostat_mode_and_setpoint_drive_hvac_status(rt):
 
 
 def test_a_lock_with_its_door_open_cannot_be_locked(rt):
-    _fails(rt, "set_lock", {"device_id": GARAGE_LOCK, "locked": True}, "door is open")
+    fails(rt, "set_lock", {"device_id": GARAGE_LOCK, "locked": True}, "door is open")
     out = rt.call("set_lock", {"device_id": FRONT_LOCK, "locked": False})
     assert out.ok and out.payload["state"]["locked"] is False
 
 
 def test_offline_devices_refuse_commands(rt):
-    _fails(rt, "set_device_power", {"device_id": POND_PUMP, "on": True}, "offline",
+    fails(rt, "set_device_power", {"device_id": POND_PUMP, "on": True}, "offline",
            "2026-06-13")
 
 
@@ -106,9 +91,9 @@ def test_scene_restores_exactly_what_it_saved(rt):
     assert run.ok and run.payload["applied"] == [TV_BACKLIGHT, "dev_0005"]
     assert _device(rt, TV_BACKLIGHT)["state"]["color"] == "teal"
     assert _device(rt, "dev_0005")["state"]["position"] == 30
-    _fails(rt, "create_scene", {"home_id": "home_001", "name": "teal tv",
+    fails(rt, "create_scene", {"home_id": "home_001", "name": "teal tv",
                                 "device_ids": [TV_BACKLIGHT]}, "already has a scene")
-    _fails(rt, "create_scene", {"home_id": "home_001", "name": "Mixed",
+    fails(rt, "create_scene", {"home_id": "home_001", "name": "Mixed",
                                 "device_ids": [TV_BACKLIGHT, "dev_0049"]}, "home_002")
 
 
@@ -123,14 +108,14 @@ def test_scene_skips_offline_devices_and_open_doors_but_applies_the_rest(rt):
 
 
 def test_automation_rules_and_delete_twice(rt):
-    _fails(rt, "create_automation", {"home_id": "home_001", "name": "Open up",
+    fails(rt, "create_automation", {"home_id": "home_001", "name": "Open up",
                                      "trigger": "time", "time": "07:00",
                                      "device_id": FRONT_LOCK, "command": "unlock"},
            "smoke alarm")
-    _fails(rt, "create_automation", {"home_id": "home_001", "name": "Lamp",
+    fails(rt, "create_automation", {"home_id": "home_001", "name": "Lamp",
                                      "trigger": "sunset", "device_id": FRONT_LOCK,
                                      "command": "turn_on"}, "is a lock", "lock, unlock")
-    _fails(rt, "create_automation", {"home_id": "home_001", "name": "No time",
+    fails(rt, "create_automation", {"home_id": "home_001", "name": "No time",
                                      "trigger": "time", "scene_id": "scn_0001"}, "HH:MM")
     out = rt.call("create_automation", {"home_id": "home_001", "name": "Blinds at dusk",
                                         "trigger": "sunset", "days": ["sun", "mon"],
@@ -140,7 +125,7 @@ def test_automation_rules_and_delete_twice(rt):
     assert auto["days"] == ["mon", "sun"] and auto["enabled"] is True
     assert auto["description"] == "Mon, Sun at sunset: close 'Living Room Blinds'"
     assert rt.call("delete_automation", {"automation_id": auto["automation_id"]}).ok
-    _fails(rt, "delete_automation", {"automation_id": auto["automation_id"]},
+    fails(rt, "delete_automation", {"automation_id": auto["automation_id"]},
            auto["automation_id"], "list_automations")
 
 
@@ -150,7 +135,7 @@ def test_group_switches_online_members_and_reports_offline_ones(rt):
     assert [s["device_id"] for s in out.payload["skipped"]] == ["dev_0028"]
     assert set(out.payload["changed"]) == {"dev_0019", "dev_0031", "dev_0042"}
     assert _device(rt, "dev_0042")["status"] == "off"
-    _fails(rt, "create_device_group", {"home_id": "home_001", "name": "Doors",
+    fails(rt, "create_device_group", {"home_id": "home_001", "name": "Doors",
                                        "device_ids": [TV_BACKLIGHT, FRONT_LOCK]}, "is a lock")
 
 
@@ -163,19 +148,19 @@ def test_energy_report_adds_up(rt):
     one = rt.call("get_energy_usage", {"home_id": "home_001", "days": 30,
                                        "device_id": top["device_id"]}).payload
     assert one["total_kwh"] == pytest.approx(top["kwh"], abs=0.01)
-    _fails(rt, "get_energy_usage", {"home_id": "home_001", "device_id": FRONT_LOCK},
+    fails(rt, "get_energy_usage", {"home_id": "home_001", "device_id": FRONT_LOCK},
            "doesn't report energy")
-    _fails(rt, "get_energy_usage", {"home_id": "home_002", "device_id": top["device_id"]},
+    fails(rt, "get_energy_usage", {"home_id": "home_002", "device_id": top["device_id"]},
            "home_001")
 
 
 def test_firmware_update_rules(rt):
-    _fails(rt, "update_firmware", {"device_id": BLACKOUT_BLIND}, "11% battery")
+    fails(rt, "update_firmware", {"device_id": BLACKOUT_BLIND}, "11% battery")
     assert _device(rt, THERMOSTAT)["update_available"] is True
     out = rt.call("update_firmware", {"device_id": THERMOSTAT})
     assert out.ok and out.payload["firmware_version"] == "5.4.2"
     assert _device(rt, THERMOSTAT)["update_available"] is False
-    _fails(rt, "update_firmware", {"device_id": THERMOSTAT}, "already runs the latest")
+    fails(rt, "update_firmware", {"device_id": THERMOSTAT}, "already runs the latest")
 
 
 def test_lock_codes_are_masked_unique_and_removable(rt):
@@ -183,11 +168,11 @@ def test_lock_codes_are_masked_unique_and_removable(rt):
     assert out.ok, out.error
     code = out.payload
     assert code["code_hint"] == "•••14" and "73914" not in str(code)
-    _fails(rt, "add_lock_code", {"device_id": FRONT_LOCK, "name": "Other", "code": "73914"},
+    fails(rt, "add_lock_code", {"device_id": FRONT_LOCK, "name": "Other", "code": "73914"},
            "already uses that PIN")
-    _fails(rt, "add_lock_code", {"device_id": FRONT_LOCK, "name": "X", "code": "1111"},
+    fails(rt, "add_lock_code", {"device_id": FRONT_LOCK, "name": "X", "code": "1111"},
            "too easy")
-    _fails(rt, "add_lock_code", {"device_id": FRONT_LOCK, "name": "Y", "code": "4821",
+    fails(rt, "add_lock_code", {"device_id": FRONT_LOCK, "name": "Y", "code": "4821",
                                  "member_id": "mem_007"}, "not a member of home home_001")
     assert rt.call("delete_lock_code", {"code_id": code["code_id"]}).ok
     ids = [c["code_id"] for c in _device(rt, FRONT_LOCK)["lock_codes"]]
@@ -203,9 +188,9 @@ def test_members_are_world_people_and_devices_stay_in_their_home(rt):
             assert (m["name"], m["email"]) == (by_id[m["person_id"]].name,
                                                by_id[m["person_id"]].email)
         assert home["members"][0]["person_id"] == world.user.id
-    _fails(rt, "update_device", {"device_id": TV_BACKLIGHT, "room_id": "room_015"},
+    fails(rt, "update_device", {"device_id": TV_BACKLIGHT, "room_id": "room_015"},
            "Holiday Apartment")
-    _fails(rt, "update_device", {"device_id": TV_BACKLIGHT, "name": "floor lamp"},
+    fails(rt, "update_device", {"device_id": TV_BACKLIGHT, "name": "floor lamp"},
            "already has a device named 'Floor Lamp'")
     moved = rt.call("update_device", {"device_id": TV_BACKLIGHT, "room_id": "room_008"})
     assert moved.ok and moved.payload["room_name"] == "Master Bedroom"

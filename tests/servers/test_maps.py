@@ -5,35 +5,12 @@ from __future__ import annotations
 
 import math
 
-import pytest
-
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.maps import DOMAIN
+from tests.servers.common import fails, ok, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, f"{tool}({args}): {out.error}"
-    return out.payload
-
-
-def _fails(rt: Runtime, tool: str, args: dict, needle: str) -> None:
-    """The call fails, says `needle`, and leaves the state exactly as it was."""
-    before = _digest(rt)
-    out = rt.call(tool, args)
-    assert not out.ok, f"{tool}({args}) succeeded"
-    assert needle in out.error, out.error
-    assert _digest(rt) == before
+rt = runtime_fixture(DOMAIN)
 
 
 def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -47,20 +24,20 @@ def test_places_are_the_worlds_places():
     for seed in (0, 5):
         rt = Runtime(DOMAIN, default_seed=seed)
         world = make_world(seed)
-        found = _ok(rt, "search_places", {"limit": 50, "sort": "name"})
+        found = ok(rt, "search_places", {"limit": 50, "sort": "name"})
         assert found["total"] == len(world.places)
         for p in world.places:
-            d = _ok(rt, "get_place_details", {"place_id": p.id})
+            d = ok(rt, "get_place_details", {"place_id": p.id})
             assert (d["name"], d["kind"], d["city"], d["address"], d["lat"], d["lon"],
                     d["cuisine"], d["rating"]) == (p.name, p.kind, p.city, p.address, p.lat,
                                                    p.lon, p.cuisine, p.rating)
         hotel = next(p for p in world.places if p.kind == "hotel")
-        by_name = _ok(rt, "search_places", {"query": hotel.name, "city": hotel.city})
+        by_name = ok(rt, "search_places", {"query": hotel.name, "city": hotel.city})
         assert hotel.id in [x["place_id"] for x in by_name["places"]]
 
 
 def test_nearby_is_sorted_within_radius_and_filters(rt):
-    out = _ok(rt, "search_nearby", {"lat": 38.7223, "lon": -9.1393, "radius_m": 6000,
+    out = ok(rt, "search_nearby", {"lat": 38.7223, "lon": -9.1393, "radius_m": 6000,
                                     "limit": 50})
     dists = [p["distance_m"] for p in out["places"]]
     assert dists and dists == sorted(dists) and max(dists) <= 6000
@@ -70,63 +47,63 @@ def test_nearby_is_sorted_within_radius_and_filters(rt):
     inside = [p for p in state["places"].rows()
               if _km(38.7223, -9.1393, p["lat"], p["lon"]) <= 6.0]
     assert out["total"] == len(inside)
-    cafes = _ok(rt, "search_nearby", {"lat": 38.7223, "lon": -9.1393, "radius_m": 6000,
+    cafes = ok(rt, "search_nearby", {"lat": 38.7223, "lon": -9.1393, "radius_m": 6000,
                                       "kind": "cafe"})["places"]
     assert all(p["kind"] == "cafe" for p in cafes)
     assert len(cafes) == sum(p["kind"] == "cafe" for p in inside)
 
 
 def test_distance_is_symmetric_haversine_with_units(rt):
-    km = _ok(rt, "get_distance", {"origin": "pl_0001", "destination": "Berlin"})
-    back = _ok(rt, "get_distance", {"origin": "Berlin", "destination": "pl_0001"})
+    km = ok(rt, "get_distance", {"origin": "pl_0001", "destination": "Berlin"})
+    back = ok(rt, "get_distance", {"origin": "Berlin", "destination": "pl_0001"})
     assert km["distance"] == back["distance"]
     a, b = km["origin"], km["destination"]
     assert abs(km["distance"] - _km(a["lat"], a["lon"], b["lat"], b["lon"])) < 0.01
-    miles = _ok(rt, "get_distance", {"origin": "pl_0001", "destination": "Berlin",
+    miles = ok(rt, "get_distance", {"origin": "pl_0001", "destination": "Berlin",
                                      "unit": "mi"})
     assert abs(miles["distance"] * 1.609344 - km["distance"]) < 0.05
     assert km["direction"] == "northeast"
-    _fails(rt, "get_distance", {"origin": "pl_0001", "destination": "pl_0001"}, "same point")
-    _fails(rt, "get_distance", {"origin": "Hotel Ember", "destination": "Berlin"},
+    fails(rt, "get_distance", {"origin": "pl_0001", "destination": "pl_0001"}, "same point")
+    fails(rt, "get_distance", {"origin": "Hotel Ember", "destination": "Berlin"},
            "matches several places")
-    _fails(rt, "get_distance", {"origin": "Atlantis", "destination": "Berlin"},
+    fails(rt, "get_distance", {"origin": "Atlantis", "destination": "Berlin"},
            "could not find origin")
 
 
 def test_modes_have_their_speeds_and_reach(rt):
-    cmp_ = _ok(rt, "compare_travel_modes", {"origin": "pl_0001", "destination": "pl_0007"})
+    cmp_ = ok(rt, "compare_travel_modes", {"origin": "pl_0001", "destination": "pl_0007"})
     opts = {o["mode"]: o for o in cmp_["options"]}
     assert all(o["available"] for o in opts.values())
     assert (opts["walking"]["duration_minutes"] > opts["cycling"]["duration_minutes"]
             > opts["driving"]["duration_minutes"])
     assert cmp_["fastest_mode"] == min(opts.values(), key=lambda o: o["duration_minutes"])[
         "mode"]
-    walk = _ok(rt, "get_directions", {"origin": "pl_0001", "destination": "pl_0007",
+    walk = ok(rt, "get_directions", {"origin": "pl_0001", "destination": "pl_0007",
                                       "mode": "walking", "departure_time": "23:30"})
     assert walk["duration_minutes"] == opts["walking"]["duration_minutes"]
     assert walk["arrival_time"].endswith("(+1 day)") and walk["steps"][-1].startswith(
         "Arrive at Hotel Ember")
-    far = _ok(rt, "compare_travel_modes", {"origin": "Lisbon", "destination": "Madrid"})
+    far = ok(rt, "compare_travel_modes", {"origin": "Lisbon", "destination": "Madrid"})
     usable = [o["mode"] for o in far["options"] if o["available"]]
     assert usable == ["driving"] and far["fastest_mode"] == "driving"
-    _fails(rt, "get_directions", {"origin": "Lisbon", "destination": "Tokyo"},
+    fails(rt, "get_directions", {"origin": "Lisbon", "destination": "Tokyo"},
            "no road connection")
-    _fails(rt, "get_directions", {"origin": "Lisbon", "destination": "Madrid",
+    fails(rt, "get_directions", {"origin": "Lisbon", "destination": "Madrid",
                                   "mode": "walking"}, "too far for walking")
 
 
 def test_opening_hours_agree_with_open_now(rt):
     # the reference date 2026-06-15 is a Monday; "now" is 12:00 local time
     for place_id in ("pl_0001", "pl_0005", "pl_0007", "pl_0012"):
-        hours = _ok(rt, "get_opening_hours", {"place_id": place_id, "time": "12:00"})
+        hours = ok(rt, "get_opening_hours", {"place_id": place_id, "time": "12:00"})
         assert hours["date"] == "2026-06-15" and hours["hours_on_date"] == hours["weekly"]["mon"]
         assert hours["open_at_time"] == hours["open_now"]
-        assert _ok(rt, "get_place_details", {"place_id": place_id})["open_now"] == \
+        assert ok(rt, "get_place_details", {"place_id": place_id})["open_now"] == \
             hours["open_now"]
-    hotel = _ok(rt, "get_opening_hours", {"place_id": "pl_0007", "date": "2026-06-21",
+    hotel = ok(rt, "get_opening_hours", {"place_id": "pl_0007", "date": "2026-06-21",
                                           "time": "03:00"})
     assert hotel["open_at_time"] is True
-    open_now = _ok(rt, "search_places", {"city": "Lisbon", "open_now": True})["places"]
+    open_now = ok(rt, "search_places", {"city": "Lisbon", "open_now": True})["places"]
     assert open_now and all(p["open_now"] for p in open_now)
 
 
@@ -134,33 +111,33 @@ def test_geocode_and_reverse_geocode_round_trip(rt):
     state = rt.session(None).state
     for place_id in ("pl_0001", "pl_0050", "pl_0100"):
         p = state["places"].get(place_id)
-        found = _ok(rt, "geocode", {"address": p["address"]})["results"]
+        found = ok(rt, "geocode", {"address": p["address"]})["results"]
         assert found[0]["place_id"] == place_id and found[0]["match_type"] == "address"
-        back = _ok(rt, "reverse_geocode", {"lat": p["lat"], "lon": p["lon"]})
+        back = ok(rt, "reverse_geocode", {"lat": p["lat"], "lon": p["lon"]})
         assert back["nearest_place_id"] == place_id and back["city"] == p["city"]
         assert back["distance_m"] == 0.0
-    ocean = _ok(rt, "reverse_geocode", {"lat": 0.0, "lon": -30.0})
+    ocean = ok(rt, "reverse_geocode", {"lat": 0.0, "lon": -30.0})
     assert ocean["city"] is None and ocean["nearest_place_id"] is None
-    assert _ok(rt, "geocode", {"address": "no such street 999"})["total"] == 0
+    assert ok(rt, "geocode", {"address": "no such street 999"})["total"] == 0
 
 
 def test_saved_lists_add_remove_and_reject_duplicates(rt):
-    lst = _ok(rt, "create_saved_list", {"name": "Tokyo food"})
-    _fails(rt, "create_saved_list", {"name": "  tokyo   FOOD "}, "already exists")
-    entry = _ok(rt, "save_place", {"place_id": "pl_0100", "list_id": lst["list_id"],
+    lst = ok(rt, "create_saved_list", {"name": "Tokyo food"})
+    fails(rt, "create_saved_list", {"name": "  tokyo   FOOD "}, "already exists")
+    entry = ok(rt, "save_place", {"place_id": "pl_0100", "list_id": lst["list_id"],
                                    "note": "try the lunch set"})
     assert entry["place"]["place_id"] == "pl_0100"
-    assert lst["list_id"] in _ok(rt, "get_place_details", {"place_id": "pl_0100"})[
+    assert lst["list_id"] in ok(rt, "get_place_details", {"place_id": "pl_0100"})[
         "saved_in_lists"]
-    _fails(rt, "save_place", {"place_id": "pl_0100", "list_id": lst["list_id"]},
+    fails(rt, "save_place", {"place_id": "pl_0100", "list_id": lst["list_id"]},
            "already saved")
-    fav = _ok(rt, "save_place", {"place_id": "pl_0100"})  # default list
-    lists = {x["list_id"]: x for x in _ok(rt, "list_saved_lists", {})["lists"]}
+    fav = ok(rt, "save_place", {"place_id": "pl_0100"})  # default list
+    lists = {x["list_id"]: x for x in ok(rt, "list_saved_lists", {})["lists"]}
     assert lists[fav["list_id"]]["is_default"] and lists[lst["list_id"]]["place_count"] == 1
-    out = _ok(rt, "remove_saved_place", {"place_id": "pl_0100", "list_id": lst["list_id"]})
+    out = ok(rt, "remove_saved_place", {"place_id": "pl_0100", "list_id": lst["list_id"]})
     assert out["list"]["place_count"] == 0
-    assert _ok(rt, "get_saved_list", {"list_id": lst["list_id"]})["places"] == []
-    _fails(rt, "remove_saved_place", {"place_id": "pl_0100", "list_id": lst["list_id"]},
+    assert ok(rt, "get_saved_list", {"list_id": lst["list_id"]})["places"] == []
+    fails(rt, "remove_saved_place", {"place_id": "pl_0100", "list_id": lst["list_id"]},
            "is not in")
-    assert _ok(rt, "get_place_details", {"place_id": "pl_0100"})["saved_in_lists"] == [
+    assert ok(rt, "get_place_details", {"place_id": "pl_0100"})["saved_in_lists"] == [
         fav["list_id"]]

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-import pytest
-
 from servers.core.runtime import Runtime
-from servers.registry import load_domain
+from tests.servers import common
+from tests.servers.common import runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(load_domain("marketplace"), default_seed=0)
+rt = runtime_fixture("marketplace")
 
 
 def ok(rt: Runtime, tool: str, **args: object) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
+    """`common.ok` with the tool's arguments as keywords."""
+    return common.ok(rt, tool, args)
 
 
 def fails(rt: Runtime, tool: str, needle: str, **args: object) -> str:
-    """The call fails, says `needle`, and leaves the state exactly as it was."""
-    before = rt.session(None).state.digest()
-    out = rt.call(tool, args)
-    assert not out.ok and needle in out.error, out.error
-    assert rt.session(None).state.digest() == before
-    return out.error
+    """`common.fails` with the tool's arguments as keywords."""
+    return common.fails(rt, tool, args, needle)
 
 
 def test_offer_rules(rt):

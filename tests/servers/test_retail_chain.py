@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
-
 from servers.core.runtime import Runtime
 from servers.retail_chain import DOMAIN
+from tests.servers.common import digest, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
+rt = runtime_fixture(DOMAIN)
 
 
 def _available(rt: Runtime, product_id: str, store_id: str) -> int:
     out = rt.call("check_inventory", {"product_id": product_id, "store_id": store_id})
     assert out.ok, out.error
     return next(r["available"] for r in out.payload["stores"] if r["store_id"] == store_id)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
 
 
 def test_reservation_holds_stock_and_cancel_releases_it_once(rt):
@@ -32,19 +24,19 @@ def test_reservation_holds_stock_and_cancel_releases_it_once(rt):
     rid = res.payload["reservation_id"]
     assert rt.call("cancel_reservation", {"reservation_id": rid}).ok
     assert _available(rt, "sku_1026", "pl_0021") == before
-    digest = _digest(rt)
+    unchanged = digest(rt)
     again = rt.call("cancel_reservation", {"reservation_id": rid})
     assert not again.ok and "cancelled" in again.error
-    assert _digest(rt) == digest
+    assert digest(rt) == unchanged
 
 
 def test_cannot_reserve_more_than_available(rt):
     available = _available(rt, "sku_1025", "pl_0021")  # 2 of 4 already held by reservations
-    digest = _digest(rt)
+    unchanged = digest(rt)
     out = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": "sku_1025",
                                          "quantity": available + 1})
     assert not out.ok and f"only {available} unit(s)" in out.error
-    assert _digest(rt) == digest
+    assert digest(rt) == unchanged
 
 
 def test_store_without_click_and_collect_refuses_reservations(rt):
@@ -89,8 +81,8 @@ def test_redeeming_points_deducts_exactly_and_issues_a_voucher(rt):
     assert out.payload["voucher"]["value"] == 10.0
     active = rt.call("list_vouchers", {"status": "active"}).payload["vouchers"]
     assert out.payload["voucher"]["voucher_id"] in [v["voucher_id"] for v in active]
-    digest = _digest(rt)
+    unchanged = digest(rt)
     too_many = rt.call("redeem_points", {"points": 5000})
     assert not too_many.ok and "not enough points" in too_many.error
-    assert _digest(rt) == digest
+    assert digest(rt) == unchanged
     assert rt.call("get_loyalty_account", {}).payload["points"] == points - 1000

@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
-
 from servers.core.runtime import Runtime
 from servers.shopping import DOMAIN
+from tests.servers.common import fails, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
+rt = runtime_fixture(DOMAIN)
 
 
 def _stock(rt: Runtime, item_id: str) -> int:
     return rt.session(None).state["variants"].get(item_id)["stock"]
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
-
-
-def _fails(rt: Runtime, tool: str, args: dict, needle: str) -> None:
-    """The call fails, says `needle`, and leaves the state exactly as it was."""
-    before = _digest(rt)
-    out = rt.call(tool, args)
-    assert not out.ok, f"{tool}({args}) succeeded"
-    assert needle in out.error, out.error
-    assert _digest(rt) == before
 
 
 def test_checkout_moves_stock_into_an_order_and_cancel_puts_it_back(rt):
@@ -47,26 +30,26 @@ def test_checkout_moves_stock_into_an_order_and_cancel_puts_it_back(rt):
     cancelled = rt.call("cancel_order", {"order_id": oid, "reason": "found a better price"})
     assert cancelled.ok and cancelled.payload["refund_amount"] == cart["total"]
     assert _stock(rt, "itm_0151") == before
-    _fails(rt, "cancel_order", {"order_id": oid, "reason": "other"}, "already cancelled")
-    _fails(rt, "checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001"},
+    fails(rt, "cancel_order", {"order_id": oid, "reason": "other"}, "already cancelled")
+    fails(rt, "checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001"},
            "cart is empty")
 
 
 def test_cart_respects_stock(rt):
     stock = _stock(rt, "itm_0150")  # 3 paperbacks at seed 0
-    _fails(rt, "add_to_cart", {"item_id": "itm_0150", "quantity": stock + 1},
+    fails(rt, "add_to_cart", {"item_id": "itm_0150", "quantity": stock + 1},
            f"only {stock} unit(s)")
-    _fails(rt, "add_to_cart", {"item_id": "itm_0007"}, "out of stock")
+    fails(rt, "add_to_cart", {"item_id": "itm_0007"}, "out of stock")
     assert rt.call("add_to_cart", {"item_id": "itm_0150", "quantity": stock}).ok
-    _fails(rt, "add_to_cart", {"item_id": "itm_0150"}, f"only {stock} unit(s)")
-    _fails(rt, "update_cart_item", {"item_id": "itm_0001", "quantity": 1}, "not in the cart")
+    fails(rt, "add_to_cart", {"item_id": "itm_0150"}, f"only {stock} unit(s)")
+    fails(rt, "update_cart_item", {"item_id": "itm_0001", "quantity": 1}, "not in the cart")
 
 
 def test_coupon_rules(rt):
-    _fails(rt, "apply_coupon", {"code": "SPRING25"}, "expired on 2026-05-31")
-    _fails(rt, "apply_coupon", {"code": "WELCOME10"}, "already used")
-    _fails(rt, "apply_coupon", {"code": "TECH50"}, "only to electronics")
-    _fails(rt, "apply_coupon", {"code": "NOPE99"}, "no coupon")
+    fails(rt, "apply_coupon", {"code": "SPRING25"}, "expired on 2026-05-31")
+    fails(rt, "apply_coupon", {"code": "WELCOME10"}, "already used")
+    fails(rt, "apply_coupon", {"code": "TECH50"}, "only to electronics")
+    fails(rt, "apply_coupon", {"code": "NOPE99"}, "no coupon")
     cart = rt.call("apply_coupon", {"code": "save20"}).payload  # cart is $248 at seed 0
     assert cart["coupon_code"] == "SAVE20" and cart["discount"] == 20.0
     assert cart["total"] == round(cart["subtotal"] - 20.0, 2)
@@ -77,9 +60,9 @@ def test_coupon_rules(rt):
 
 
 def test_payment_method_rules(rt):
-    _fails(rt, "checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0002"},
+    fails(rt, "checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0002"},
            "expired")
-    _fails(rt, "checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0004"},
+    fails(rt, "checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0004"},
            "gift card balance")
     rt.call("clear_cart", {})
     assert rt.call("add_to_cart", {"item_id": "itm_0176"}).ok  # $19.99 + $5.99 shipping
@@ -93,11 +76,11 @@ def test_payment_method_rules(rt):
 
 
 def test_return_rules(rt):
-    _fails(rt, "request_return", {"order_id": "ord_0005", "item_ids": ["itm_0041"],
+    fails(rt, "request_return", {"order_id": "ord_0005", "item_ids": ["itm_0041"],
                                   "reason": "size or fit"}, "return window")
-    _fails(rt, "request_return", {"order_id": "ord_0022", "item_ids": ["itm_0068"],
+    fails(rt, "request_return", {"order_id": "ord_0022", "item_ids": ["itm_0068"],
                                   "reason": "wrong item"}, "only delivered orders")
-    _fails(rt, "request_return", {"order_id": "ord_0021", "item_ids": ["itm_0001"],
+    fails(rt, "request_return", {"order_id": "ord_0021", "item_ids": ["itm_0001"],
                                   "reason": "wrong item"}, "not in order ord_0021")
     out = rt.call("request_return", {"order_id": "ord_0020", "item_ids": ["itm_0010"],
                                      "reason": "damaged or defective"})
@@ -105,16 +88,16 @@ def test_return_rules(rt):
     order = rt.call("get_order", {"order_id": "ord_0020"}).payload
     assert out.payload["return_id"] in order["return_ids"]
     assert [it["returned"] for it in order["items"]] == [False, True, False]
-    _fails(rt, "request_return", {"order_id": "ord_0020", "item_ids": ["itm_0010"],
+    fails(rt, "request_return", {"order_id": "ord_0020", "item_ids": ["itm_0010"],
                                   "reason": "wrong item"}, "already returned")
-    _fails(rt, "cancel_order", {"order_id": "ord_0020", "reason": "other"},
+    fails(rt, "cancel_order", {"order_id": "ord_0020", "reason": "other"},
            "use request_return")
 
 
 def test_reviews_need_a_delivered_purchase_and_count_in_the_rating(rt):
-    _fails(rt, "write_review", {"product_id": "prd_0001", "rating": 5, "title": "x",
+    fails(rt, "write_review", {"product_id": "prd_0001", "rating": 5, "title": "x",
                                 "body": "y"}, "no delivered order")
-    _fails(rt, "write_review", {"product_id": "prd_0015", "rating": 5, "title": "x",
+    fails(rt, "write_review", {"product_id": "prd_0015", "rating": 5, "title": "x",
                                 "body": "y"}, "already reviewed")
     before = rt.call("get_product_reviews", {"product_id": "prd_0019"}).payload
     assert rt.call("write_review", {"product_id": "prd_0019", "rating": 1, "title": "Bad",
@@ -126,10 +109,10 @@ def test_reviews_need_a_delivered_purchase_and_count_in_the_rating(rt):
 
 
 def test_tracking_and_wishlist(rt):
-    _fails(rt, "track_shipment", {"order_id": "ord_0031"}, "no shipment")
+    fails(rt, "track_shipment", {"order_id": "ord_0031"}, "no shipment")
     tracking = rt.call("track_shipment", {"order_id": "ord_0021"}).payload
     assert tracking["status"] == "delivered" and tracking["events"][-1]["description"].startswith(
         "Delivered")
-    _fails(rt, "add_to_wishlist", {"product_id": "prd_0013"}, "already in the wishlist")
-    _fails(rt, "remove_from_wishlist", {"product_id": "prd_0001"}, "not in the wishlist")
+    fails(rt, "add_to_wishlist", {"product_id": "prd_0013"}, "already in the wishlist")
+    fails(rt, "remove_from_wishlist", {"product_id": "prd_0001"}, "not in the wishlist")
     assert rt.call("add_to_wishlist", {"product_id": "prd_0001"}).payload["total"] == 6

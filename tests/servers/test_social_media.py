@@ -3,116 +3,94 @@ posting rules, likes, reposts and deletion cascades."""
 
 from __future__ import annotations
 
-import pytest
-
-from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.social_media import DOMAIN
+from tests.servers.common import fails, ok, runtime_fixture, state
 
 USER = "p_001"  # world.user at seed 0
 
 
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _state(rt: Runtime):
-    return rt.session(None).state
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
-
-
-def _fails(rt: Runtime, tool: str, args: dict, needle: str) -> str:
-    before = _state(rt).digest()
-    out = rt.call(tool, args)
-    assert not out.ok and needle in out.error, out.error
-    assert _state(rt).digest() == before
-    return out.error
+rt = runtime_fixture(DOMAIN)
 
 
 def test_accounts_are_the_worlds_people(rt):
     world = make_world(0)
-    users = {u["user_id"]: u for u in _state(rt)["users"].rows()}
+    users = {u["user_id"]: u for u in state(rt)["users"].rows()}
     assert len(users) == len(world.people)
     for p in world.people:
         assert users[p.id]["display_name"] == p.name and users[p.id]["username"] == p.username
-    me = _ok(rt, "get_user_profile", {})
+    me = ok(rt, "get_user_profile", {})
     assert me["user_id"] == USER and me["is_me"] and me["following_count"] >= 20
-    found = _ok(rt, "search_users", {"query": world.people[3].name})["users"]
+    found = ok(rt, "search_users", {"query": world.people[3].name})["users"]
     assert found[0]["user_id"] == world.people[3].id
 
 
 def test_follow_and_unfollow_change_counts_and_home_timeline(rt):
     target = "p_003"
-    assert not _ok(rt, "get_user_profile", {"user_id": target})["is_following"]
-    before = _ok(rt, "get_user_profile", {"user_id": target})["follower_count"]
-    home = {p["author_id"] for p in _ok(rt, "get_timeline", {"limit": 100})["posts"]}
+    assert not ok(rt, "get_user_profile", {"user_id": target})["is_following"]
+    before = ok(rt, "get_user_profile", {"user_id": target})["follower_count"]
+    home = {p["author_id"] for p in ok(rt, "get_timeline", {"limit": 100})["posts"]}
     assert target not in home
-    out = _ok(rt, "follow_user", {"user_id": target})
+    out = ok(rt, "follow_user", {"user_id": target})
     assert out["is_following"] and out["follower_count"] == before + 1
-    _fails(rt, "follow_user", {"user_id": target}, "already follow")
-    _fails(rt, "follow_user", {"user_id": USER}, "cannot follow yourself")
-    theirs = _ok(rt, "get_timeline", {"user_id": target})["total"]
-    home_total = _ok(rt, "get_timeline", {})["total"]
-    assert theirs > 0 and _ok(rt, "unfollow_user", {"user_id": target})["follower_count"] == before
-    assert _ok(rt, "get_timeline", {})["total"] == home_total - theirs
-    _fails(rt, "unfollow_user", {"user_id": target}, "do not follow")
+    fails(rt, "follow_user", {"user_id": target}, "already follow")
+    fails(rt, "follow_user", {"user_id": USER}, "cannot follow yourself")
+    theirs = ok(rt, "get_timeline", {"user_id": target})["total"]
+    home_total = ok(rt, "get_timeline", {})["total"]
+    assert theirs > 0 and ok(rt, "unfollow_user", {"user_id": target})["follower_count"] == before
+    assert ok(rt, "get_timeline", {})["total"] == home_total - theirs
+    fails(rt, "unfollow_user", {"user_id": target}, "do not follow")
 
 
 def test_post_parses_tags_and_mentions_and_refuses_bad_ones(rt):
-    post = _ok(rt, "create_post", {"content": "Sunset at the harbor with @HiroBau86 #Travel "
+    post = ok(rt, "create_post", {"content": "Sunset at the harbor with @HiroBau86 #Travel "
                                               "#travel #photo"})
     assert post["hashtags"] == ["Travel", "photo"] and post["mentions"] == ["hirobau86"]
     assert post["author_id"] == USER and post["like_count"] == 0
-    found = _ok(rt, "search_posts", {"hashtag": "#PHOTO"})["posts"]
+    found = ok(rt, "search_posts", {"hashtag": "#PHOTO"})["posts"]
     assert [p["post_id"] for p in found] == [post["post_id"]]
-    _fails(rt, "create_post", {"content": "hi @nobody_here_123"}, "@nobody_here_123")
-    _fails(rt, "create_post", {"content": "   "}, "blank")
-    _fails(rt, "create_post", {"content": post["content"].upper()}, post["post_id"])
+    fails(rt, "create_post", {"content": "hi @nobody_here_123"}, "@nobody_here_123")
+    fails(rt, "create_post", {"content": "   "}, "blank")
+    fails(rt, "create_post", {"content": post["content"].upper()}, post["post_id"])
 
 
 def test_like_unlike_and_repost_rules(rt):
-    liked = _ok(rt, "like_post", {"post_id": "post_0010"})
+    liked = ok(rt, "like_post", {"post_id": "post_0010"})
     assert liked["liked_by_me"]
-    _fails(rt, "like_post", {"post_id": "post_0010"}, "already liked")
-    assert _ok(rt, "unlike_post", {"post_id": "post_0010"})["like_count"] == \
+    fails(rt, "like_post", {"post_id": "post_0010"}, "already liked")
+    assert ok(rt, "unlike_post", {"post_id": "post_0010"})["like_count"] == \
         liked["like_count"] - 1
-    _fails(rt, "unlike_post", {"post_id": "post_0010"}, "not liked")
-    rp = _ok(rt, "repost", {"post_id": "post_0010"})
+    fails(rt, "unlike_post", {"post_id": "post_0010"}, "not liked")
+    rp = ok(rt, "repost", {"post_id": "post_0010"})
     assert rp["repost_of"] == "post_0010" and rp["author_id"] == USER
-    assert rp["content"] == _ok(rt, "get_post", {"post_id": "post_0010"})["post"]["content"]
-    _fails(rt, "repost", {"post_id": "post_0010"}, rp["post_id"])
+    assert rp["content"] == ok(rt, "get_post", {"post_id": "post_0010"})["post"]["content"]
+    fails(rt, "repost", {"post_id": "post_0010"}, rp["post_id"])
     # Likes, comments and reposts go to the original, and the error says which one that is.
-    _fails(rt, "like_post", {"post_id": rp["post_id"]}, "post_0010")
-    _fails(rt, "comment_on_post", {"post_id": rp["post_id"], "content": "x"}, "post_0010")
-    detail = _ok(rt, "get_post", {"post_id": rp["post_id"]})
+    fails(rt, "like_post", {"post_id": rp["post_id"]}, "post_0010")
+    fails(rt, "comment_on_post", {"post_id": rp["post_id"], "content": "x"}, "post_0010")
+    detail = ok(rt, "get_post", {"post_id": rp["post_id"]})
     assert detail["original"]["post_id"] == "post_0010"
     assert detail["original"]["reposted_by_me"]
 
 
 def test_delete_post_only_own_and_cascades(rt):
-    s = _state(rt)
+    s = state(rt)
     other = next(p for p in s["posts"].rows() if p["author_id"] != USER)
-    _fails(rt, "delete_post", {"post_id": other["post_id"]}, "only delete your own")
-    mine = _ok(rt, "create_post", {"content": "Testing the cascade #test"})["post_id"]
-    _ok(rt, "comment_on_post", {"post_id": mine, "content": "first!"})
+    fails(rt, "delete_post", {"post_id": other["post_id"]}, "only delete your own")
+    mine = ok(rt, "create_post", {"content": "Testing the cascade #test"})["post_id"]
+    ok(rt, "comment_on_post", {"post_id": mine, "content": "first!"})
     before_posts, before_comments = len(s["posts"]), len(s["comments"])
-    out = _ok(rt, "delete_post", {"post_id": mine})
+    out = ok(rt, "delete_post", {"post_id": mine})
     assert out == {"post_id": mine, "deleted": True, "removed_comments": 1,
                    "removed_reposts": 0}
     assert len(s["posts"]) == before_posts - 1 and len(s["comments"]) == before_comments - 1
-    _fails(rt, "get_post", {"post_id": mine}, mine)
+    fails(rt, "get_post", {"post_id": mine}, mine)
 
 
 def test_update_profile_validates_and_keeps_other_fields(rt):
-    before = _ok(rt, "get_user_profile", {})
-    _fails(rt, "update_profile", {}, "nothing to update")
-    _fails(rt, "update_profile", {"website": "cedar.com"}, "http")
-    after = _ok(rt, "update_profile", {"location": "Lisbon", "website": ""})
+    before = ok(rt, "get_user_profile", {})
+    fails(rt, "update_profile", {}, "nothing to update")
+    fails(rt, "update_profile", {"website": "cedar.com"}, "http")
+    after = ok(rt, "update_profile", {"location": "Lisbon", "website": ""})
     assert after["location"] == "Lisbon" and after["website"] is None
     assert after["bio"] == before["bio"] and after["display_name"] == before["display_name"]

@@ -3,149 +3,128 @@ channels stay private, membership rules, DMs, ownership of edits and deletes, re
 
 from __future__ import annotations
 
-import pytest
-
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.team_chat import DOMAIN
+from tests.servers.common import fails, ok, runtime_fixture, state
 
 USER = "p_001"  # world.user at seed 0
 
 
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _state(rt: Runtime):
-    return rt.session(None).state
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
-
-
-def _fails(rt: Runtime, tool: str, args: dict, needle: str) -> str:
-    before = _state(rt).digest()
-    out = rt.call(tool, args)
-    assert not out.ok and needle in out.error, out.error
-    assert _state(rt).digest() == before
-    return out.error
+rt = runtime_fixture(DOMAIN)
 
 
 def _private_not_joined(rt: Runtime) -> dict:
-    return next(c for c in _state(rt)["channels"].rows()
+    return next(c for c in state(rt)["channels"].rows()
                 if c["kind"] == "private" and USER not in c["member_ids"])
 
 
 def test_directory_is_the_worlds_people_findable_by_name_and_email(rt):
     world = make_world(0)
-    members = {m["member_id"]: m for m in _state(rt)["members"].rows()}
+    members = {m["member_id"]: m for m in state(rt)["members"].rows()}
     assert len(members) == len(world.people)
     for p in world.people:
         assert (members[p.id]["name"], members[p.id]["email"]) == (p.name, p.email)
     hiro = world.people[3]
-    by_name = _ok(rt, "search_members", {"query": hiro.name.upper()})["members"]
+    by_name = ok(rt, "search_members", {"query": hiro.name.upper()})["members"]
     assert [m["member_id"] for m in by_name] == [hiro.id]
-    by_email = _ok(rt, "search_members", {"query": hiro.email})["members"]
+    by_email = ok(rt, "search_members", {"query": hiro.email})["members"]
     assert by_email[0]["member_id"] == hiro.id
-    me = _ok(rt, "search_members", {"query": world.user.name})["members"][0]
+    me = ok(rt, "search_members", {"query": world.user.name})["members"][0]
     assert me["is_you"] and me["member_id"] == USER
 
 
 def test_private_channels_are_hidden_from_non_members(rt):
     secret = _private_not_joined(rt)
-    listed = {c["channel_id"] for c in _ok(rt, "list_channels", {})["channels"]}
+    listed = {c["channel_id"] for c in ok(rt, "list_channels", {})["channels"]}
     assert secret["channel_id"] not in listed
-    _fails(rt, "get_channel_history", {"channel_id": secret["channel_id"]}, "private")
-    _fails(rt, "post_message", {"channel_id": secret["channel_id"], "text": "hi"}, "private")
-    _fails(rt, "invite_to_channel", {"channel_id": secret["channel_id"], "member_ids": [USER]},
+    fails(rt, "get_channel_history", {"channel_id": secret["channel_id"]}, "private")
+    fails(rt, "post_message", {"channel_id": secret["channel_id"], "text": "hi"}, "private")
+    fails(rt, "invite_to_channel", {"channel_id": secret["channel_id"], "member_ids": [USER]},
            "ask one of its members")
-    hidden = _state(rt)["messages"].rows(lambda m: m["channel_id"] == secret["channel_id"])
+    hidden = state(rt)["messages"].rows(lambda m: m["channel_id"] == secret["channel_id"])
     word = hidden[0]["text"].split()[0]
-    found = _ok(rt, "search_messages", {"query": word, "limit": 200})["messages"]
+    found = ok(rt, "search_messages", {"query": word, "limit": 200})["messages"]
     assert secret["channel_id"] not in {m["channel_id"] for m in found}
 
 
 def test_joining_and_inviting(rt):
-    sales = next(c for c in _state(rt)["channels"].rows()
+    sales = next(c for c in state(rt)["channels"].rows()
                  if c["kind"] == "public" and USER not in c["member_ids"])
     cid = sales["channel_id"]
-    outsider = next(m for m in _state(rt)["members"].ids() if m not in sales["member_ids"]
+    outsider = next(m for m in state(rt)["members"].ids() if m not in sales["member_ids"]
                     and m != USER)
-    _fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]},
+    fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]},
            "join it first")
-    joined = _ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [USER]})
+    joined = ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [USER]})
     assert joined["channel"]["is_member"]
     assert joined["channel"]["member_count"] == len(sales["member_ids"]) + 1
-    _fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider, USER]},
+    fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider, USER]},
            f"already in #{sales['name']}: {USER}")
-    _ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]})
-    in_channel = _ok(rt, "search_members", {"channel_id": cid, "limit": 200})["members"]
+    ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]})
+    in_channel = ok(rt, "search_members", {"channel_id": cid, "limit": 200})["members"]
     assert {USER, outsider} <= {m["member_id"] for m in in_channel}
 
 
 def test_create_channel_validates_name_and_uniqueness(rt):
-    err = _fails(rt, "create_channel", {"name": "Q3 Planning!"}, "invalid channel name")
+    err = fails(rt, "create_channel", {"name": "Q3 Planning!"}, "invalid channel name")
     assert "'q3-planning'" in err
-    _fails(rt, "create_channel", {"name": "general"}, "already exists")
-    ch = _ok(rt, "create_channel", {"name": "#q3-planning", "is_private": True,
+    fails(rt, "create_channel", {"name": "general"}, "already exists")
+    ch = ok(rt, "create_channel", {"name": "#q3-planning", "is_private": True,
                                     "member_ids": ["p_004", "p_004"]})
     assert ch["name"] == "q3-planning" and ch["kind"] == "private" and ch["member_count"] == 2
 
 
 def test_direct_messages_reuse_one_conversation(rt):
-    s = _state(rt)
-    first = _ok(rt, "send_direct_message", {"member_id": "p_004", "text": "Hi Hiro"})
+    s = state(rt)
+    first = ok(rt, "send_direct_message", {"member_id": "p_004", "text": "Hi Hiro"})
     n_channels = len(s["channels"])
-    second = _ok(rt, "send_direct_message", {"member_id": "p_004", "text": "Are you free?"})
+    second = ok(rt, "send_direct_message", {"member_id": "p_004", "text": "Are you free?"})
     assert second["channel_id"] == first["channel_id"] and len(s["channels"]) == n_channels
-    history = _ok(rt, "get_channel_history", {"channel_id": first["channel_id"]})["messages"]
+    history = ok(rt, "get_channel_history", {"channel_id": first["channel_id"]})["messages"]
     assert [m["text"] for m in history] == ["Are you free?", "Hi Hiro"]
     existing = next(c for c in s["channels"].rows() if c["kind"] == "dm")
     partner = next(m for m in existing["member_ids"] if m != USER)
-    again = _ok(rt, "send_direct_message", {"member_id": partner, "text": "ping"})
+    again = ok(rt, "send_direct_message", {"member_id": partner, "text": "ping"})
     assert again["channel_id"] == existing["channel_id"]
-    _fails(rt, "send_direct_message", {"member_id": USER, "text": "me"}, "yourself")
+    fails(rt, "send_direct_message", {"member_id": USER, "text": "me"}, "yourself")
 
 
 def test_only_own_messages_can_be_edited_or_deleted(rt):
-    s = _state(rt)
+    s = state(rt)
     theirs = next(m for m in s["messages"].rows() if m["sender_id"] != USER
                   and s["channels"].get(m["channel_id"])["kind"] == "public")
-    _fails(rt, "edit_message", {"message_id": theirs["message_id"], "text": "x"},
+    fails(rt, "edit_message", {"message_id": theirs["message_id"], "text": "x"},
            "only edit your own")
-    _fails(rt, "delete_message", {"message_id": theirs["message_id"]}, "only delete your own")
+    fails(rt, "delete_message", {"message_id": theirs["message_id"]}, "only delete your own")
     parent = next(m for m in s["messages"].rows() if m["sender_id"] == USER
                   and m["parent_message_id"] is None
                   and s["messages"].rows(lambda r, i=m["message_id"]: r["parent_message_id"] == i))
     n_replies = len(s["messages"].rows(lambda r: r["parent_message_id"] == parent["message_id"]))
-    edited = _ok(rt, "edit_message", {"message_id": parent["message_id"], "text": "Updated."})
+    edited = ok(rt, "edit_message", {"message_id": parent["message_id"], "text": "Updated."})
     assert edited["edited_at"] and edited["reply_count"] == n_replies
     before = len(s["messages"])
-    out = _ok(rt, "delete_message", {"message_id": parent["message_id"]})
+    out = ok(rt, "delete_message", {"message_id": parent["message_id"]})
     assert out["removed_replies"] == n_replies and len(s["messages"]) == before - 1 - n_replies
 
 
 def test_threads_and_reactions(rt):
-    elsewhere = next(m for m in _state(rt)["messages"].rows() if m["channel_id"] != "ch_0004")
-    reply = _fails(rt, "post_message", {"channel_id": "ch_0004", "text": "x",
+    elsewhere = next(m for m in state(rt)["messages"].rows() if m["channel_id"] != "ch_0004")
+    reply = fails(rt, "post_message", {"channel_id": "ch_0004", "text": "x",
                                         "parent_message_id": elsewhere["message_id"]},
                    elsewhere["message_id"])
     assert "reply in that channel" in reply
-    parent = _ok(rt, "post_message", {"channel_id": "ch_0004", "text": "Deploy at 3pm?"})
-    child = _ok(rt, "post_message", {"channel_id": "ch_0004", "text": "Works for me",
+    parent = ok(rt, "post_message", {"channel_id": "ch_0004", "text": "Deploy at 3pm?"})
+    child = ok(rt, "post_message", {"channel_id": "ch_0004", "text": "Works for me",
                                      "parent_message_id": parent["message_id"]})
-    _fails(rt, "post_message", {"channel_id": "ch_0004", "text": "nested",
+    fails(rt, "post_message", {"channel_id": "ch_0004", "text": "nested",
                                 "parent_message_id": child["message_id"]}, "itself a reply")
-    thread = _ok(rt, "get_channel_history", {"channel_id": "ch_0004",
+    thread = ok(rt, "get_channel_history", {"channel_id": "ch_0004",
                                              "parent_message_id": parent["message_id"]})
     assert [m["message_id"] for m in thread["messages"]] == [child["message_id"]]
-    msg = _ok(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": ":+1:"})
+    msg = ok(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": ":+1:"})
     assert msg["reactions"] == [{"emoji": "thumbsup", "count": 1, "member_ids": [USER]}]
-    _fails(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": "thumbsup"},
+    fails(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": "thumbsup"},
            "already reacted")
-    _fails(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": "unicorn_x"},
+    fails(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": "unicorn_x"},
            "unknown emoji")

@@ -5,22 +5,15 @@ from __future__ import annotations
 import pytest
 
 from servers.core.runtime import Runtime
-from servers.registry import load_domain
+from tests.servers import common
+from tests.servers.common import digest, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(load_domain("trading"), default_seed=0)
+rt = runtime_fixture("trading")
 
 
 def ok(rt: Runtime, tool: str, **args: object) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
-
-
-def digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
+    """`common.ok` with the tool's arguments as keywords."""
+    return common.ok(rt, tool, args)
 
 
 def position(rt: Runtime, symbol: str) -> dict | None:

@@ -3,40 +3,17 @@ baggage allowance, seats, hotel availability and cancellation, hotels = the worl
 
 from __future__ import annotations
 
-import pytest
-
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.travel_booking import DOMAIN
+from tests.servers.common import fails, ok, runtime_fixture
 
-
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, f"{tool}({args}): {out.error}"
-    return out.payload
-
-
-def _fails(rt: Runtime, tool: str, args: dict, needle: str) -> None:
-    """The call fails, says `needle`, and leaves the state exactly as it was."""
-    before = _digest(rt)
-    out = rt.call(tool, args)
-    assert not out.ok, f"{tool}({args}) succeeded"
-    assert needle in out.error, out.error
-    assert _digest(rt) == before
+rt = runtime_fixture(DOMAIN)
 
 
 def _offer(rt: Runtime, flight_number: str, date: str, origin: str, dest: str,
            cabin: str = "economy") -> dict:
-    found = _ok(rt, "search_flights", {"origin": origin, "destination": dest, "date": date,
+    found = ok(rt, "search_flights", {"origin": origin, "destination": dest, "date": date,
                                        "cabin": cabin})["flights"]
     return next(f for f in found if f["flight_number"] == flight_number)
 
@@ -47,7 +24,7 @@ def _voucher(rt: Runtime) -> float:
 
 def test_hold_takes_seats_and_confirm_charges_the_held_fare(rt):
     before = _offer(rt, "BH854", "2026-07-10", "BER", "MAD")
-    held = _ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
+    held = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                    "cabin": "economy",
                                    "passenger_names": ["Oscar Ito", "Amara Okafor"]})
     assert held["status"] == "held" and held["total_paid"] == 0.0
@@ -55,31 +32,31 @@ def test_hold_takes_seats_and_confirm_charges_the_held_fare(rt):
     assert _offer(rt, "BH854", "2026-07-10", "BER", "MAD")["seats_left"] == \
         before["seats_left"] - 2
     bid = held["booking_id"]
-    _fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Oscar Ito",
+    fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Oscar Ito",
                                "seat": "24A"}, "confirm it with confirm_booking")
-    _fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0002"},
+    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0002"},
            "expired")
-    _fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0004"},
+    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0004"},
            "not enough")
-    done = _ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0001"})
+    done = ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0001"})
     assert done["status"] == "confirmed" and done["total_paid"] == before["fare"] * 2
-    _fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0001"},
+    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0001"},
            "not held")
-    _fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
+    fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                "cabin": "economy"}, "already on BH854")
 
 
 def test_hold_validates_schedule_cabin_and_names(rt):
-    _fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-06-01",
+    fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-06-01",
                                "cabin": "economy"}, "in the past")
-    _fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
+    fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                "cabin": "premium_economy"}, "has no premium_economy cabin")
-    _fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
+    fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                "cabin": "economy", "passenger_names": ["Oscar"]},
            "first and last name")
-    _fails(rt, "hold_flight", {"flight_number": "ZZ999", "date": "2026-07-10",
+    fails(rt, "hold_flight", {"flight_number": "ZZ999", "date": "2026-07-10",
                                "cabin": "economy"}, "ZZ999")
-    _fails(rt, "search_flights", {"origin": "XYZ", "destination": "MAD",
+    fails(rt, "search_flights", {"origin": "XYZ", "destination": "MAD",
                                   "date": "2026-07-10"}, "list_airports")
 
 
@@ -90,37 +67,37 @@ def test_cancel_refund_rules(rt):
                if b["status"] == "confirmed" and b["cabin"] == "economy"
                and not b["insurance"] and b["date"] > "2026-06-16"
                and b["payment_method_id"] != "pm_0004")
-    paid = _ok(rt, "get_booking", {"booking_id": old["booking_id"]})["total_paid"]
+    paid = ok(rt, "get_booking", {"booking_id": old["booking_id"]})["total_paid"]
     fee = min(paid, 200.0 * len(old["passengers"]))
-    out = _ok(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "illness"})
+    out = ok(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "illness"})
     assert out["refund_amount"] == round(paid - fee, 2) and out["cancellation_fee"] == fee
     assert out["booking"]["status"] == "cancelled"
     assert out["booking"]["total_paid"] == round(fee, 2)
-    _fails(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "other"},
+    fails(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "other"},
            "is cancelled")
     # a booking made today is fully refundable (24-hour rule), to the voucher that paid
-    held = _ok(rt, "hold_flight", {"flight_number": "NV208", "date": "2026-08-26",
+    held = ok(rt, "hold_flight", {"flight_number": "NV208", "date": "2026-08-26",
                                    "cabin": "economy", "passenger_names": ["Amara Okafor"]})
     balance = _voucher(rt)
-    paid = _ok(rt, "confirm_booking", {"booking_id": held["booking_id"],
+    paid = ok(rt, "confirm_booking", {"booking_id": held["booking_id"],
                                        "payment_method_id": "pm_0004"})["total_paid"]
     assert _voucher(rt) == round(balance - paid, 2)
-    out = _ok(rt, "cancel_booking", {"booking_id": held["booking_id"], "reason": "other"})
+    out = ok(rt, "cancel_booking", {"booking_id": held["booking_id"], "reason": "other"})
     assert out["refund_amount"] == paid and out["cancellation_fee"] == 0.0
     assert _voucher(rt) == balance
     # flights already flown cannot be cancelled
     flown = next(b for b in state["bookings"].rows() if b["status"] == "flown")
-    _fails(rt, "cancel_booking", {"booking_id": flown["booking_id"], "reason": "other"},
+    fails(rt, "cancel_booking", {"booking_id": flown["booking_id"], "reason": "other"},
            "is flown")
 
 
 def test_change_flight_charges_fare_difference_and_fee_and_keeps_route(rt):
-    booking = _ok(rt, "get_booking", {"booking_id": "bk_0022"})  # BER-MAD, economy, 1 pax
-    assert _ok(rt, "get_traveler_profile", {})["loyalty"]["tier"] == "gold"
-    _fails(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "NV814",
+    booking = ok(rt, "get_booking", {"booking_id": "bk_0022"})  # BER-MAD, economy, 1 pax
+    assert ok(rt, "get_traveler_profile", {})["loyalty"]["tier"] == "gold"
+    fails(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "NV814",
                                  "new_date": "2026-07-02"}, "must keep the route")
     new = _offer(rt, "SK538", "2026-07-02", "BER", "MAD")
-    out = _ok(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
+    out = ok(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
                                     "new_date": "2026-07-02", "payment_method_id": "pm_0001"})
     diff = round(new["fare"] - booking["fare_per_passenger"], 2)
     assert out["fare_difference"] == diff and out["change_fee"] == 75.0
@@ -129,38 +106,38 @@ def test_change_flight_charges_fare_difference_and_fee_and_keeps_route(rt):
     assert out["booking"]["total_paid"] == round(booking["total_paid"] + net, 2)
     assert out["booking"]["flight_number"] == "SK538"
     assert all(p["seat"] is None for p in out["booking"]["passengers"])
-    _fails(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
+    fails(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
                                  "new_date": "2026-07-02"}, "already on SK538")
 
 
 def test_baggage_allowance_and_seat_selection(rt):
-    held = _ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
+    held = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                    "cabin": "economy"})
     bid = held["booking_id"]
-    _ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0003"})
-    out = _ok(rt, "add_baggage", {"booking_id": bid, "bags": 3})
+    ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0003"})
+    out = ok(rt, "add_baggage", {"booking_id": bid, "bags": 3})
     allowance = out["free_bag_allowance"]  # gold economy: 1 + 1 per passenger
     assert allowance == 2 and out["amount_charged"] == 45.0 * (3 - allowance)
-    _fails(rt, "add_baggage", {"booking_id": bid, "bags": 2}, "at most 4 checked bags")
-    seat_map = _ok(rt, "get_seat_map", {"flight_number": "BH854", "date": "2026-07-10",
+    fails(rt, "add_baggage", {"booking_id": bid, "bags": 2}, "at most 4 checked bags")
+    seat_map = ok(rt, "get_seat_map", {"flight_number": "BH854", "date": "2026-07-10",
                                         "cabin": "economy"})
     seat = seat_map["available_seats"][0]
-    booking = _ok(rt, "select_seat", {"booking_id": bid, "passenger_name": "oscar ito",
+    booking = ok(rt, "select_seat", {"booking_id": bid, "passenger_name": "oscar ito",
                                       "seat": seat})["booking"]
     assert booking["passengers"][0] == {"name": "Oscar Ito", "seat": seat}
-    after = _ok(rt, "get_seat_map", {"flight_number": "BH854", "date": "2026-07-10",
+    after = ok(rt, "get_seat_map", {"flight_number": "BH854", "date": "2026-07-10",
                                      "cabin": "economy"})
     assert seat not in after["available_seats"]
     assert after["total_available"] == seat_map["total_available"] - 1
-    other = _ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
+    other = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                     "cabin": "economy", "passenger_names": ["Amara Okafor"]})
-    _ok(rt, "confirm_booking", {"booking_id": other["booking_id"],
+    ok(rt, "confirm_booking", {"booking_id": other["booking_id"],
                                 "payment_method_id": "pm_0001"})
-    _fails(rt, "select_seat", {"booking_id": other["booking_id"],
+    fails(rt, "select_seat", {"booking_id": other["booking_id"],
                                "passenger_name": "Amara Okafor", "seat": seat}, "is taken")
-    _fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Nobody Here",
+    fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Nobody Here",
                                "seat": seat_map["available_seats"][1]}, "no passenger named")
-    _fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Oscar Ito",
+    fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Oscar Ito",
                                "seat": "2A"}, "not in the economy cabin")
 
 
@@ -170,42 +147,42 @@ def test_insurance_makes_the_fare_refundable(rt):
                if b["status"] == "confirmed" and b["cabin"] == "economy"
                and not b["insurance"] and b["date"] > "2026-06-20"
                and b["payment_method_id"] != "pm_0002")
-    out = _ok(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]})
+    out = ok(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]})
     pax = len(old["passengers"])
     assert out["premium_charged"] == 30.0 * pax
-    _fails(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]},
+    fails(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]},
            "already has travel insurance")
     paid = out["booking"]["total_paid"]
-    refund = _ok(rt, "cancel_booking", {"booking_id": old["booking_id"],
+    refund = ok(rt, "cancel_booking", {"booking_id": old["booking_id"],
                                         "reason": "illness"})["refund_amount"]
     assert refund == round(paid - 30.0 * pax, 2)
 
 
 def test_hotel_booking_uses_inventory_and_cancellation_policy(rt):
     stay = {"check_in": "2026-07-10", "check_out": "2026-07-13"}
-    rooms = {r["room_type"]: r for r in _ok(rt, "get_hotel", {"hotel_id": "pl_0043",
+    rooms = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": "pl_0043",
                                                               **stay})["rooms"]}
     free = rooms["standard"]["available_rooms"]
-    _fails(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "standard", **stay,
+    fails(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "standard", **stay,
                               "guests": 5, "payment_method_id": "pm_0001"}, "sleeps at most 2")
-    _fails(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "deluxe", **stay,
+    fails(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "deluxe", **stay,
                               "payment_method_id": "pm_0001"}, "only 0 deluxe room(s)")
-    res = _ok(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "standard", **stay,
+    res = ok(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "standard", **stay,
                                  "guests": 3, "rooms": 2, "payment_method_id": "pm_0003"})
     assert res["total"] == rooms["standard"]["stay_total"] * 2 and res["nights"] == 3
-    after = {r["room_type"]: r for r in _ok(rt, "get_hotel", {"hotel_id": "pl_0043",
+    after = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": "pl_0043",
                                                               **stay})["rooms"]}
     assert after["standard"]["available_rooms"] == free - 2
-    out = _ok(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]})
+    out = ok(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]})
     assert out["refund_amount"] == res["total"] and out["cancellation_fee"] == 0.0
-    _fails(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]},
+    fails(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]},
            "is cancelled")
     # check-in tomorrow: past the free-cancellation deadline, the first night is kept
-    late = _ok(rt, "cancel_hotel_reservation", {"reservation_id": "hr_0011"})
+    late = ok(rt, "cancel_hotel_reservation", {"reservation_id": "hr_0011"})
     assert late["cancellation_fee"] > 0
     assert late["refund_amount"] == round(late["reservation"]["total"]
                                           - late["cancellation_fee"], 2)
-    _fails(rt, "get_hotel", {"hotel_id": "pl_0043", "check_in": "2026-07-13",
+    fails(rt, "get_hotel", {"hotel_id": "pl_0043", "check_in": "2026-07-13",
                              "check_out": "2026-07-10"}, "must be after check_in")
 
 
@@ -215,16 +192,16 @@ def test_hotels_are_the_worlds_hotel_places():
         world = make_world(seed)
         hotels = [p for p in world.places if p.kind == "hotel"]
         assert len(hotels) >= 20
-        assert _ok(rt, "search_hotels", {})["total"] == len(hotels)
+        assert ok(rt, "search_hotels", {})["total"] == len(hotels)
         for p in hotels:
-            h = _ok(rt, "get_hotel", {"hotel_id": p.id})
+            h = ok(rt, "get_hotel", {"hotel_id": p.id})
             assert (h["place_id"], h["name"], h["city"], h["address"]) == (
                 p.id, p.name, p.city, p.address)
-            by_name = _ok(rt, "search_hotels", {"query": p.name, "city": p.city})["hotels"]
+            by_name = ok(rt, "search_hotels", {"query": p.name, "city": p.city})["hotels"]
             assert p.id in [x["hotel_id"] for x in by_name]
-            by_id = _ok(rt, "search_hotels", {"query": p.id})["hotels"]
+            by_id = ok(rt, "search_hotels", {"query": p.id})["hotels"]
             assert [x["place_id"] for x in by_id] == [p.id]
-        codes = {a["code"] for a in _ok(rt, "list_airports", {})["airports"]}
+        codes = {a["code"] for a in ok(rt, "list_airports", {})["airports"]}
         assert codes == {c.airport for c in world.cities}
 
 
@@ -232,14 +209,14 @@ def test_a_hotel_found_on_maps_books_here_by_its_place_id():
     from servers.maps import DOMAIN as MAPS
 
     maps, travel = Runtime(MAPS, default_seed=4), Runtime(DOMAIN, default_seed=4)
-    found = _ok(maps, "search_places", {"kind": "hotel", "city": "Tokyo"})["places"]
+    found = ok(maps, "search_places", {"kind": "hotel", "city": "Tokyo"})["places"]
     assert found
     place = found[0]
-    hits = _ok(travel, "search_hotels", {"query": place["name"], "city": "Tokyo"})["hotels"]
+    hits = ok(travel, "search_hotels", {"query": place["name"], "city": "Tokyo"})["hotels"]
     assert [h["place_id"] for h in hits] == [place["place_id"]]
-    res = _ok(travel, "book_hotel", {"hotel_id": place["place_id"], "room_type": "suite",
+    res = ok(travel, "book_hotel", {"hotel_id": place["place_id"], "room_type": "suite",
                                      "check_in": "2026-09-01", "check_out": "2026-09-03",
                                      "guests": 2, "payment_method_id": "pm_0001"})
     assert (res["place_id"], res["hotel_name"], res["city"]) == (
         place["place_id"], place["name"], place["city"])
-    _fails(travel, "get_hotel", {"hotel_id": "pl_0001"}, "a hotel's id is its maps place id")
+    fails(travel, "get_hotel", {"hotel_id": "pl_0001"}, "a hotel's id is its maps place id")

@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-from servers.core.runtime import Runtime
 from servers.vehicle import DOMAIN
+from tests.servers.common import digest, runtime_fixture
+
+rt = runtime_fixture(DOMAIN)
 
 
-def _rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
-
-
-def test_petrol_car_cannot_charge_and_state_is_unchanged():
-    rt = _rt()
-    before = _digest(rt)
+def test_petrol_car_cannot_charge_and_state_is_unchanged(rt):
+    before = digest(rt)
     out = rt.call("start_charging", {"vehicle_id": "veh_002"})  # Toyota Corolla
     assert not out.ok and "petrol" in out.error and "cannot" in out.error
     assert out.kind == "execution_error"
-    assert _digest(rt) == before
+    assert digest(rt) == before
 
 
-def test_moving_vehicle_refuses_unlock_and_keeps_doors_locked():
-    rt = _rt()
+def test_moving_vehicle_refuses_unlock_and_keeps_doors_locked(rt):
     moving = rt.call("list_vehicles", {}).payload["vehicles"]
     vid = next(v["vehicle_id"] for v in moving if v["status"] == "driving")
     out = rt.call("set_door_locks", {"vehicle_id": vid, "action": "unlock"})
@@ -33,8 +25,7 @@ def test_moving_vehicle_refuses_unlock_and_keeps_doors_locked():
     assert status["all_doors_locked"] is True
 
 
-def test_remote_start_needs_locked_doors_then_climate_and_seats_follow_engine():
-    rt = _rt()
+def test_remote_start_needs_locked_doors_then_climate_and_seats_follow_engine(rt):
     assert rt.call("set_door_locks", {"vehicle_id": "veh_002", "action": "unlock",
                                       "doors": ["trunk"]}).ok
     out = rt.call("start_engine", {"vehicle_id": "veh_002"})
@@ -55,8 +46,7 @@ def test_remote_start_needs_locked_doors_then_climate_and_seats_follow_engine():
     assert not rt.call("stop_engine", {"vehicle_id": "veh_002"}).ok  # already off
 
 
-def test_electric_car_has_no_engine_and_temperature_range_is_checked():
-    rt = _rt()
+def test_electric_car_has_no_engine_and_temperature_range_is_checked(rt):
     out = rt.call("start_engine", {"vehicle_id": "veh_001"})
     assert not out.ok and "set_climate" in out.error
     hot = rt.call("set_climate", {"vehicle_id": "veh_001", "temperature": 35})
@@ -66,8 +56,7 @@ def test_electric_car_has_no_engine_and_temperature_range_is_checked():
     assert ok.ok and ok.payload["climate"]["target_temp_c"] == 21.0
 
 
-def test_lowering_charge_limit_below_battery_completes_the_charge():
-    rt = _rt()
+def test_lowering_charge_limit_below_battery_completes_the_charge(rt):
     before = rt.call("get_vehicle_status", {"vehicle_id": "veh_003"}).payload
     assert before["charging_state"] == "charging" and before["battery_pct"] < 50
     out = rt.call("set_charge_limit", {"vehicle_id": "veh_003", "limit_pct": 50})
@@ -82,8 +71,7 @@ def test_lowering_charge_limit_below_battery_completes_the_charge():
     assert not again.ok and "already charging" in again.error
 
 
-def test_navigation_checks_road_reachability():
-    rt = _rt()
+def test_navigation_checks_road_reachability(rt):
     tokyo = rt.call("search_destinations", {"query": "tokyo"}).payload["destinations"][0]
     out = rt.call("set_navigation", {"vehicle_id": "veh_001", "place_id": tokyo["place_id"]})
     assert not out.ok and "not reachable by road" in out.error
@@ -91,16 +79,15 @@ def test_navigation_checks_road_reachability():
     assert status["navigation"] is None
 
 
-def test_booking_a_taken_slot_fails_and_lists_free_times():
-    rt = _rt()
+def test_booking_a_taken_slot_fails_and_lists_free_times(rt):
     args = {"vehicle_id": "veh_001", "center_id": "svc_004", "service_type": "tire_service",
             "date": "2026-06-23", "time": "10:00"}
     first = rt.call("book_service_appointment", args)
     assert first.ok and first.payload["status"] == "scheduled"
-    before = _digest(rt)
+    before = digest(rt)
     second = rt.call("book_service_appointment", {**args, "vehicle_id": "veh_002"})
     assert not second.ok and "free start times" in second.error and "11:00" in second.error
-    assert _digest(rt) == before
+    assert digest(rt) == before
     dealer = rt.call("book_service_appointment", {**args, "center_id": "svc_003"})
     assert not dealer.ok and "does not service Tesla" in dealer.error
     oil = rt.call("book_service_appointment", {**args, "service_type": "oil_change",
@@ -110,19 +97,17 @@ def test_booking_a_taken_slot_fails_and_lists_free_times():
     assert not sunday.ok and "Sunday" in sunday.error
 
 
-def test_cancel_rules_short_notice_and_twice():
-    rt = _rt()
+def test_cancel_rules_short_notice_and_twice(rt):
     soon = rt.call("cancel_service_appointment", {"appointment_id": "apt_0017"})  # tomorrow
     assert not soon.ok and "24 hours" in soon.error
     assert rt.call("cancel_service_appointment", {"appointment_id": "apt_0021"}).ok
-    before = _digest(rt)
+    before = digest(rt)
     twice = rt.call("cancel_service_appointment", {"appointment_id": "apt_0021"})
     assert not twice.ok and "cancelled" in twice.error
-    assert _digest(rt) == before
+    assert digest(rt) == before
 
 
-def test_diagnostics_flag_low_tires_and_weak_battery():
-    rt = _rt()
+def test_diagnostics_flag_low_tires_and_weak_battery(rt):
     for v in rt.call("list_vehicles", {}).payload["vehicles"]:
         d = rt.call("get_diagnostics", {"vehicle_id": v["vehicle_id"]}).payload
         low = [t for t in d["tires"] if t["status"] == "low"]

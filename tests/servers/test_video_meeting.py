@@ -6,47 +6,25 @@ from __future__ import annotations
 
 import pytest
 
-from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.video_meeting import DOMAIN
+from tests.servers.common import fails, ok, runtime_fixture
 
 HOSTED, NOT_HOSTED = "mtg_0054", "mtg_0053"  # a customer call the user hosts; a sync they don't
 
 
-@pytest.fixture
-def rt() -> Runtime:
-    return Runtime(DOMAIN, default_seed=0)
-
-
-def _digest(rt: Runtime) -> str:
-    return rt.session(None).state.digest()
-
-
-def _ok(rt: Runtime, tool: str, args: dict) -> dict:
-    out = rt.call(tool, args)
-    assert out.ok, out.error
-    return out.payload
-
-
-def _fails(rt: Runtime, tool: str, args: dict, *needles: str) -> str:
-    before = _digest(rt)
-    out = rt.call(tool, args)
-    assert not out.ok, f"{tool} accepted {args}"
-    for needle in needles:
-        assert needle in out.error, out.error
-    assert _digest(rt) == before
-    return out.error
+rt = runtime_fixture(DOMAIN)
 
 
 def test_participants_are_world_people_with_exact_names_and_emails(rt):
     world = make_world(0)
     by_id = {p.id: p for p in world.people}
-    for m in _ok(rt, "list_meetings", {"status": "all", "limit": 100})["meetings"]:
-        for p in _ok(rt, "get_meeting", {"meeting_id": m["meeting_id"]})["participants"]:
+    for m in ok(rt, "list_meetings", {"status": "all", "limit": 100})["meetings"]:
+        for p in ok(rt, "get_meeting", {"meeting_id": m["meeting_id"]})["participants"]:
             assert (p["name"], p["email"]) == (by_id[p["person_id"]].name,
                                                by_id[p["person_id"]].email)
     guest = world.people[7]
-    new = _ok(rt, "schedule_meeting", {"topic": "Intro", "start": "2026-06-22T10:00",
+    new = ok(rt, "schedule_meeting", {"topic": "Intro", "start": "2026-06-22T10:00",
                                        "duration_minutes": 30,
                                        "participants": [guest.email.upper()]})
     assert [(p["person_id"], p["name"], p["role"]) for p in new["participants"]] == [
@@ -64,81 +42,81 @@ def test_participants_are_world_people_with_exact_names_and_emails(rt):
 def test_bad_schedules_fail_and_change_nothing(rt, args, needle):
     base = {"topic": "Sync", "start": "2026-06-20T10:00", "duration_minutes": 30,
             "participants": ["p_002"]}
-    _fails(rt, "schedule_meeting", {**base, **args}, needle)
+    fails(rt, "schedule_meeting", {**base, **args}, needle)
 
 
 def test_schedule_reports_overlapping_meetings(rt):
-    new = _ok(rt, "schedule_meeting", {"topic": "Overlap", "start": "2026-06-15T15:45",
+    new = ok(rt, "schedule_meeting", {"topic": "Overlap", "start": "2026-06-15T15:45",
                                        "duration_minutes": 30, "participants": []})
     assert new["conflicts"] == ["mtg_0047"]  # the 15:30-16:00 customer call
-    assert new["meeting_id"] in _ok(rt, "get_meeting", {"meeting_id": "mtg_0047"})["conflicts"]
+    assert new["meeting_id"] in ok(rt, "get_meeting", {"meeting_id": "mtg_0047"})["conflicts"]
 
 
 def test_only_the_host_can_change_or_cancel(rt):
-    host = _ok(rt, "get_meeting", {"meeting_id": NOT_HOSTED})["host_name"]
-    _fails(rt, "update_meeting", {"meeting_id": NOT_HOSTED, "topic": "Mine now"},
+    host = ok(rt, "get_meeting", {"meeting_id": NOT_HOSTED})["host_name"]
+    fails(rt, "update_meeting", {"meeting_id": NOT_HOSTED, "topic": "Mine now"},
            "only its host", host)
-    _fails(rt, "cancel_meeting", {"meeting_id": NOT_HOSTED}, "only its host")
-    _fails(rt, "add_participants", {"meeting_id": NOT_HOSTED, "participants": ["p_002"]},
+    fails(rt, "cancel_meeting", {"meeting_id": NOT_HOSTED}, "only its host")
+    fails(rt, "add_participants", {"meeting_id": NOT_HOSTED, "participants": ["p_002"]},
            "only its host")
 
 
 def test_cancel_twice_fails_the_second_time(rt):
-    out = _ok(rt, "cancel_meeting", {"meeting_id": HOSTED, "reason": "Customer postponed"})
+    out = ok(rt, "cancel_meeting", {"meeting_id": HOSTED, "reason": "Customer postponed"})
     assert out["status"] == "cancelled" and out["cancel_reason"] == "Customer postponed"
-    _fails(rt, "cancel_meeting", {"meeting_id": HOSTED}, "was cancelled")
-    upcoming = _ok(rt, "list_meetings", {"limit": 100})["meetings"]
+    fails(rt, "cancel_meeting", {"meeting_id": HOSTED}, "was cancelled")
+    upcoming = ok(rt, "list_meetings", {"limit": 100})["meetings"]
     assert HOSTED not in [m["meeting_id"] for m in upcoming]
     assert [m["start"] for m in upcoming] == sorted(m["start"] for m in upcoming)
 
 
 def test_rescheduling_resets_rsvps_but_a_title_change_does_not(rt):
-    before = _ok(rt, "get_meeting", {"meeting_id": HOSTED})["participants"]
-    renamed = _ok(rt, "update_meeting", {"meeting_id": HOSTED, "topic": "Renamed"})
+    before = ok(rt, "get_meeting", {"meeting_id": HOSTED})["participants"]
+    renamed = ok(rt, "update_meeting", {"meeting_id": HOSTED, "topic": "Renamed"})
     assert renamed["participants"] == before
-    moved = _ok(rt, "update_meeting", {"meeting_id": HOSTED, "start": "2026-06-24T09:00"})
+    moved = ok(rt, "update_meeting", {"meeting_id": HOSTED, "start": "2026-06-24T09:00"})
     assert moved["start"] == "2026-06-24T09:00" and moved["end"] == "2026-06-24T10:00"
     assert {p["rsvp"] for p in moved["participants"] if p["role"] == "attendee"} == {"pending"}
     assert moved["participants"][0]["rsvp"] == "accepted"  # the host
-    _fails(rt, "update_meeting", {"meeting_id": "mtg_0044", "topic": "x"}, "already took place")
-    _fails(rt, "update_meeting", {"meeting_id": HOSTED}, "at least one field")
+    fails(rt, "update_meeting", {"meeting_id": "mtg_0044", "topic": "x"}, "already took place")
+    fails(rt, "update_meeting", {"meeting_id": HOSTED}, "at least one field")
 
 
 def test_add_and_remove_participants(rt):
-    out = _ok(rt, "add_participants", {"meeting_id": HOSTED,
+    out = ok(rt, "add_participants", {"meeting_id": HOSTED,
                                        "participants": ["p_002", "emma.tanaka@novacapital.com"]})
     assert [p["person_id"] for p in out["added"]] == ["p_002"]
     assert out["already_invited"] == ["emma.tanaka@novacapital.com"]
-    _fails(rt, "add_participants", {"meeting_id": HOSTED, "participants": ["p_002"]},
+    fails(rt, "add_participants", {"meeting_id": HOSTED, "participants": ["p_002"]},
            "already invited")
-    out = _ok(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_002"})
+    out = ok(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_002"})
     assert out["removed"]["person_id"] == "p_002" and out["participant_count"] == 4
-    _fails(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_002"},
+    fails(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_002"},
            "is not invited")
-    _fails(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_001"},
+    fails(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_001"},
            "host can't be removed")
 
 
 def test_transcripts_filter_by_speaker_and_respect_status(rt):
-    recs = _ok(rt, "list_recordings", {})["recordings"]
+    recs = ok(rt, "list_recordings", {})["recordings"]
     by_status = {r["transcript_status"]: r["recording_id"] for r in recs}
-    _fails(rt, "get_recording_transcript", {"recording_id": by_status["processing"]},
+    fails(rt, "get_recording_transcript", {"recording_id": by_status["processing"]},
            "still being processed")
-    _fails(rt, "get_recording_transcript", {"recording_id": by_status["none"]},
+    fails(rt, "get_recording_transcript", {"recording_id": by_status["none"]},
            "no transcript")
-    full = _ok(rt, "get_recording_transcript", {"recording_id": "rec_0015"})
+    full = ok(rt, "get_recording_transcript", {"recording_id": "rec_0015"})
     speaker = full["segments"][1]["speaker_email"]
-    mine = _ok(rt, "get_recording_transcript", {"recording_id": "rec_0015",
+    mine = ok(rt, "get_recording_transcript", {"recording_id": "rec_0015",
                                                 "speaker": speaker})
     assert mine["segments"] and {s["speaker_email"] for s in mine["segments"]} == {speaker}
     assert mine["total_segments"] == len(full["segments"])
 
 
 def test_one_running_instant_meeting_at_a_time(rt):
-    first = _ok(rt, "start_instant_meeting", {"topic": "Huddle", "participants": ["p_006"]})
+    first = ok(rt, "start_instant_meeting", {"topic": "Huddle", "participants": ["p_006"]})
     assert first["status"] == "in_progress" and first["start"].startswith("2026-06-15T08:0")
-    _fails(rt, "start_instant_meeting", {"topic": "Another"}, first["meeting_id"],
+    fails(rt, "start_instant_meeting", {"topic": "Another"}, first["meeting_id"],
            "cancel_meeting")
-    ended = _ok(rt, "cancel_meeting", {"meeting_id": first["meeting_id"]})
+    ended = ok(rt, "cancel_meeting", {"meeting_id": first["meeting_id"]})
     assert ended["status"] == "ended"
-    assert _ok(rt, "start_instant_meeting", {"topic": "Another"})["status"] == "in_progress"
+    assert ok(rt, "start_instant_meeting", {"topic": "Another"})["status"] == "in_progress"
