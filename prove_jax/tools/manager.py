@@ -225,6 +225,23 @@ class MCPManager:
         return [_openai(t) for t in self._conns[name].tools
                 if not (t.meta or {}).get(CONTROL_KEY)]
 
+    def tool_metadata(self, name: str) -> list[dict]:
+        """Raw metadata of a server's policy-visible tools, as the server listed them: name,
+        description, input and output schemas, read-only hint and `_meta` (the synthesizer's
+        dependency graph reads output schemas and `prove/requires` from here)."""
+        out = []
+        for t in self._conns[name].tools:
+            meta = dict(t.meta or {})
+            if meta.get(CONTROL_KEY):
+                continue
+            ann = t.annotations
+            out.append({"name": t.name, "description": t.description or "",
+                        "input_schema": t.input_schema or {},
+                        "output_schema": t.output_schema or {},
+                        "read_only": bool(ann is not None and ann.read_only_hint),
+                        "meta": meta})
+        return out
+
     async def open_episode(self, servers: Iterable[str], seed: int) -> Episode:
         """A session seeded with `seed` on each server the task needs, and its tool routes.
 

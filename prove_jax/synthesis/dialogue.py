@@ -1,0 +1,221 @@
+"""CONTINUATION: the shape of the conversation around an executed chain. The chain's steps are
+split over 2-3 user turns (follow-ups); a "missing" query withholds one value the user must
+give (a clarification turn follows); the missing-function variant hides a needed tool (the
+user asks for it anyway: abstention when it is the first thing asked, otherwise the truth ends
+before it); the unsatisfiable variant asks for something no offered tool does.
+
+Output: a DialogueSpec (what each user turn asks for and how each value is stated) for a
+verbalizer, and the truth (steps, edges, kind) with the user turn at which each step becomes
+possible (the credential check needs it).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from prove_jax.synthesis.graph import ToolNode
+from prove_jax.synthesis.records import Filled, Plan, StepRecord
+from prove_jax.synthesis.schemas import describe, key_of, schema_types
+
+__all__ = ["ArgSpec", "DialogueSpec", "Shaped", "StepSpec", "TurnSpec", "foreign_spec",
+           "shape"]
+
+
+@dataclass
+class ArgSpec:
+    arg: str
+    value: Any
+    how: str  # literal | id | entity | selector | back | withheld | vague
+    kind: str | None = None
+    label: str | None = None  # id / entity: what the entity is called
+    pairs: list[tuple[str, Any]] = field(default_factory=list)  # selector: what singles it out
+    entity_id: str | None = None
+    via: str | None = None  # derived from another kind's record ("the account of that order")
+
+
+@dataclass
+class StepSpec:
+    tool: str
+    server: str
+    description: str
+    read_only: bool
+    args: list[ArgSpec]
+
+
+@dataclass
+class TurnSpec:
+    role: str  # request | supply | insist
+    steps: list[StepSpec] = field(default_factory=list)
+    supply: ArgSpec | None = None
+    follow_up: bool = False
+
+
+@dataclass
+class DialogueSpec:
+    turns: list[TurnSpec]
+    persona: int
+    services: list[str]
+    today: str
+    kind: str
+
+
+@dataclass
+class Shaped:
+    kind: str
+    info: str  # the information level actually realized
+    steps: list[StepRecord]  # the truth, in order
+    step_turn: list[int]
+    spec: DialogueSpec
+    hidden: str | None = None  # node key of the tool hidden from the offered set
+    intended: list[dict] = field(default_factory=list)  # abstention: the calls asked for
+    gap: dict | None = None  # missing info: {"step", "arg", "value"} withheld, then supplied
+
+
+def arg_spec(arg: str, f: Filled, steps: list[StepRecord]) -> ArgSpec:
+    """How the user states one value (see verbalize.render_arg)."""
+    if f.source == "derived":
+        source = steps[f.from_step] if f.from_step is not None else None
+        if source is not None and source.lookup and f.entity is not None and f.entity.label:
+            return ArgSpec(arg, f.value, "entity", f.kind, f.entity.label[1],
+                           entity_id=f.entity.key)
+        owner = key_of(f.element) if isinstance(f.element, dict) else None
+        via = owner[1] if owner and owner[1] != f.kind and not owner[1].startswith("@") \
+            else None
+        if f.siblings > 1 and f.element is not None:
+            pairs = describe(f.element, f.others or [])
+            if pairs:
+                return ArgSpec(arg, f.value, "selector", f.kind, pairs=pairs, via=via)
+            return ArgSpec(arg, f.value, "literal", f.kind)
+        return ArgSpec(arg, f.value, "back", f.kind, via=via)
+    if f.source == "context" and f.kind and not f.kind.startswith("@") and \
+            isinstance(f.value, str) and f.entity is not None:
+        label = f.entity.label[1] if f.entity.label else None
+        return ArgSpec(arg, f.value, "id", f.kind, label, entity_id=f.entity.key)
+    return ArgSpec(arg, f.value, "literal", f.kind)
+
+
+def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = None
+              ) -> StepSpec:
+    args = [ArgSpec(a, f.value, "withheld") if a == withheld else arg_spec(a, f, steps)
+            for a, f in step.filled.items()]
+    n = step.node
+    return StepSpec(n.name, n.server, n.description, n.read_only, args)
+
+
+def _split(items: list[int], n: int, rng: random.Random) -> list[list[int]]:
+    """`items` cut into n contiguous non-empty parts."""
+    n = max(1, min(n, len(items)))
+    cuts = sorted(rng.sample(range(1, len(items)), n - 1))
+    bounds = [0, *cuts, len(items)]
+    return [items[bounds[i]:bounds[i + 1]] for i in range(n)]
+
+
+def _gap_args(step: StepRecord) -> list[str]:
+    """Values a user must state and could forget: not derived, not a yes/no flag."""
+    return [a for a, f in step.filled.items() if f.user_sourced and not isinstance(f.value, bool)
+            and "boolean" not in schema_types(step.node.properties.get(a, {}))]
+
+
+def _turns(parts: list[list[int]], steps: list[StepRecord], gap: tuple[int, str] | None,
+           gap_part: int) -> tuple[list[TurnSpec], list[int]]:
+    """Request turns for the parts (plus the supply turn after the gap's part), and the turn
+    index at which each truth step can first be made."""
+    turns: list[TurnSpec] = []
+    step_turn = [0] * len(steps)
+    for p, part in enumerate(parts):
+        chain_ids = [i for i in part if not steps[i].lookup]
+        specs = [step_spec(steps[i], steps, gap[1] if gap and gap[0] == i else None)
+                 for i in chain_ids]
+        turns.append(TurnSpec("request", specs, follow_up=p > 0))
+        for i in part:
+            step_turn[i] = len(turns) - 1
+        if gap is not None and p == gap_part:
+            step, arg = gap
+            supply = ArgSpec(arg, steps[step].filled[arg].value, "literal",
+                             steps[step].filled[arg].kind)
+            turns.append(TurnSpec("supply", supply=supply))
+            for i in part:
+                if i >= step:  # the gap's step and what comes after it in the part
+                    step_turn[i] = len(turns) - 1
+    return turns, step_turn
+
+
+def _with_lookups(parts: list[list[int]], steps: list[StepRecord]) -> list[list[int]]:
+    """Each chain step's part also holds the look-ups right before it (they serve it)."""
+    out = []
+    for part in parts:
+        full: list[int] = []
+        for i in part:
+            j = i
+            while j > 0 and steps[j - 1].lookup:
+                j -= 1
+            full.extend(range(j, i + 1))
+        out.append(full)
+    return out
+
+
+def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
+          rng: random.Random, services: list[str], today: str) -> Shaped | str:
+    """The dialogue around executed `steps`, or the reason it cannot be made."""
+    chain_ids = [i for i, s in enumerate(steps) if not s.lookup]
+    spec = DialogueSpec([], plan.persona, services, today, "normal")
+    if plan.variant == "missing_function":
+        if not chain_ids:
+            return "chain_too_short"
+        h = min(plan.hide_pos, len(chain_ids) - 1)
+        hidden = steps[chain_ids[h]]
+        if h == 0:
+            spec.kind = "abstention"
+            spec.turns = [TurnSpec("request", [step_spec(hidden, steps)])]
+            spec.turns += [TurnSpec("insist") for _ in range(max(plan.n_turns, 2) - 1)]
+            return Shaped("abstention", plan.info, [], [], spec, hidden.node.key,
+                          [hidden.call()])
+        truth = steps[:chain_ids[h - 1] + 1]
+        if any(s.node.key == hidden.node.key for s in truth):
+            return "hidden_tool_needed_earlier"
+        parts = _with_lookups(_split(chain_ids[:h], min(plan.n_turns - 1, h), rng), truth)
+        turns, step_turn = _turns(parts, truth, None, -1)
+        turns.append(TurnSpec("request", [step_spec(hidden, steps)], follow_up=True))
+        spec.turns = turns
+        return Shaped("normal", plan.info, truth, step_turn, spec, hidden.node.key)
+    if len(chain_ids) < min_chain:
+        return "chain_too_short"
+    info, kind = plan.info, "normal"
+    if info == "missing":
+        first = plan.missing_first or max_turns < 3 or len(chain_ids) < 2
+        for attempt in (first, not first):
+            n_parts = max(1, plan.n_turns - 1) if attempt else 2
+            if not attempt and (max_turns < 3 or len(chain_ids) < 2):
+                continue
+            parts = _split(chain_ids, n_parts, rng)
+            target = parts[0] if attempt else parts[-1]
+            options = [(i, a) for i in target for a in _gap_args(steps[i])]
+            if options:
+                gap = rng.choice(options)
+                parts = _with_lookups(parts, steps)
+                turns, step_turn = _turns(parts, steps, gap, 0 if attempt else len(parts) - 1)
+                kind = "clarification" if attempt else "normal"
+                spec.turns, spec.kind = turns, kind
+                step, arg = gap
+                return Shaped(kind, "missing" if attempt else "missing_followup", steps,
+                              step_turn, spec, gap={"step": step, "arg": arg,
+                                                    "value": steps[step].filled[arg].value})
+        info = "complete_fallback"
+    parts = _with_lookups(_split(chain_ids, plan.n_turns, rng), steps)
+    spec.turns, step_turn = _turns(parts, steps, None, -1)
+    return Shaped(kind, info, steps, step_turn, spec)
+
+
+def foreign_spec(node: ToolNode, filled: dict[str, Filled] | None) -> StepSpec:
+    """What an unsatisfiable request asks for: a foreign tool's intent, values only where the
+    user could give them (no ids of this task's world)."""
+    args = []
+    for arg in node.required:
+        f = (filled or {}).get(arg)
+        if f is None or f.kind is not None:
+            args.append(ArgSpec(arg, None, "vague", f.kind if f else None))
+        else:
+            args.append(ArgSpec(arg, f.value, "literal"))
+    return StepSpec(node.name, node.server, node.description, node.read_only, args)

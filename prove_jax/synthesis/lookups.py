@@ -1,0 +1,106 @@
+"""Look-ups for the "minimal" information level: the user names an entity ("Dana Costa") and
+the model must find its id first. For a context id argument we look for a read-only tool of
+the same server that lists that kind: a search tool taking the name as its query, or a lister
+without required arguments. The look-up is executed for real; it counts only if its output
+holds the entity and the name singles it out there. It then becomes a truth step with an
+explicit edge to the call that uses the id."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from prove_jax.synthesis.context import Context
+from prove_jax.synthesis.generators import QUERY_LIKE, check_value
+from prove_jax.synthesis.graph import ToolGraph, ToolNode
+from prove_jax.synthesis.records import Filled, StepRecord
+from prove_jax.synthesis.schemas import key_of, out_fields, walk_records
+
+__all__ = ["add_lookups", "lookup_tools"]
+
+Call = Callable[[ToolNode, dict], Any]  # async: (node, args) -> CallResult
+
+
+def lookup_tools(graph: ToolGraph, server: str, kind: str) -> list[tuple[ToolNode, str | None]]:
+    """(tool, its query argument or None) for read tools of `server` that list `kind`."""
+    out = []
+    for node in sorted(graph.tools_of(server), key=lambda n: n.name):
+        if not node.read_only:
+            continue
+        if not any(f.in_array and f.kind == kind for f in out_fields(node.output_schema)):
+            continue
+        if not node.required:
+            out.append((node, None))
+        elif len(node.required) == 1 and node.required[0] in QUERY_LIKE:
+            out.append((node, node.required[0]))
+    return out
+
+
+def _match(payload: Any, kind: str, key: str, label: tuple[str, str]) -> tuple[dict, list] | None:
+    """The record of (kind, key) in a look-up's output, if its label is unique there."""
+    records = [r for r in walk_records(payload) if key_of(r) and key_of(r)[1] == kind]
+    mine = [r for r in records if r.get(key_of(r)[0]) == key]
+    if not mine:
+        return None
+    same = [r for r in records if r.get(label[0]) == label[1]]
+    return (mine[0], records) if len(same) == 1 else None
+
+
+def _reuse(steps: list[StepRecord], kind: str, key: str, label: tuple[str, str]
+           ) -> tuple[int, dict, list] | None:
+    """An earlier look-up whose output already singles the entity out."""
+    for i in range(len(steps) - 1, -1, -1):
+        if steps[i].lookup:
+            found = _match(steps[i].payload, kind, key, label)
+            if found is not None:
+                return i, *found
+    return None
+
+
+async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled],
+                      done: list[StepRecord], ctx: Context,
+                      names: Mapping[tuple[str, str], str], call: Call, rng: random.Random,
+                      stats: dict[str, int]) -> list[StepRecord]:
+    """Look-up steps for `node`'s context ids (rewriting those arguments as derived); an
+    earlier look-up that already shows the entity is reused instead of repeated."""
+    added: list[StepRecord] = []
+    n_steps = len(done)
+    for arg, f in list(filled.items()):
+        if f.source != "context" or f.entity is None or not f.kind or f.kind.startswith("@") \
+                or not isinstance(f.value, str):
+            continue
+        label = f.entity.label
+        if label is None:
+            continue
+        again = _reuse([*done, *added], f.kind, f.value, label)
+        if again is not None:
+            index, element, siblings = again
+            filled[arg] = Filled(f.value, "derived", f.kind, f.entity, index, element,
+                                 len(siblings), siblings)
+            continue
+        tools = lookup_tools(graph, node.server, f.kind)
+        rng.shuffle(tools)
+        for tool, query_arg in tools[:2]:
+            args: dict[str, Any] = {}
+            if query_arg is not None:
+                schema = tool.properties.get(query_arg, {})
+                if not check_value(label[1], schema):
+                    continue
+                args[query_arg] = label[1]
+            result = await call(tool, args)
+            stats["lookup_calls"] = stats.get("lookup_calls", 0) + 1
+            found = _match(result.payload, f.kind, f.value, label) if result.ok else None
+            if found is None:
+                continue
+            element, siblings = found
+            index = n_steps + len(added)
+            query = {query_arg: Filled(label[1], "generated", None, f.entity)} \
+                if query_arg else {}
+            added.append(StepRecord(tool, names[(tool.server, tool.name)], args, query,
+                                    result.payload, lookup=True))
+            filled[arg] = Filled(f.value, "derived", f.kind, f.entity, index, element,
+                                 len(siblings), siblings)
+            stats["lookups"] = stats.get("lookups", 0) + 1
+            break
+    return added

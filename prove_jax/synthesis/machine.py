@@ -1,0 +1,209 @@
+"""The state machine that turns one plan into an executed, grounded conversation.
+
+    QUERY         plan the example (plan.py): variant, information level, chain, knobs
+    TURN          propose the next call: fill its arguments (values.py); a proposal that does
+                  not fit the tool's schema is regenerated
+    EXECUTE       run it on the live session of the example's world (MCPManager episode):
+                  SUCCESS, PARTIAL (ran, but returned nothing a later step needs) or FAILURE
+    RESPONSE      recovery: retry with corrected arguments (other entities / values), else
+                  switch to another tool the graph allows, else give up and end the chain early
+    CONTINUATION  next step, or end; then the dialogue shape (dialogue.py): follow-up turns,
+                  a clarification turn, or an abstention
+
+The ground truth is the list of successful calls in execution order, with their real outputs;
+nothing in it comes from text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from prove_jax.synthesis.context import Context, build_context
+from prove_jax.synthesis.generators import check_value
+from prove_jax.synthesis.graph import ToolGraph, ToolNode
+from prove_jax.synthesis.lookups import add_lookups
+from prove_jax.synthesis.records import Filled, Plan, StepRecord
+from prove_jax.synthesis.seeds import rng_for
+from prove_jax.synthesis.settings import SynthConfig
+from prove_jax.synthesis.values import ValueFiller
+
+__all__ = ["ContextCache", "Outcome", "Phase", "execute_chain", "payload_empty",
+           "well_formed"]
+
+
+class Phase(StrEnum):
+    QUERY = "query"
+    TURN = "turn"
+    EXECUTE = "execute"
+    RESPONSE = "response"
+    CONTINUATION = "continuation"
+
+
+class Outcome(StrEnum):
+    SUCCESS = "success"
+    PARTIAL = "partial"
+    FAILURE = "failure"
+
+
+class ContextCache:
+    """One sampling context per (server, world seed), built once on a fresh session and shared
+    by every conversation of the block (concurrent requests wait for the same build)."""
+
+    def __init__(self, manager: Any, graph: ToolGraph, cfg: SynthConfig, size: int = 96):
+        self.manager, self.graph, self.cfg, self.size = manager, graph, cfg, size
+        self._tasks: OrderedDict[tuple[str, int], asyncio.Future] = OrderedDict()
+        self.built = 0
+
+    async def get(self, server: str, seed: int) -> Context:
+        key = (server, seed)
+        task = self._tasks.get(key)
+        if task is None:
+            rng = rng_for(self.cfg.seed, "context", server, seed)
+            task = asyncio.ensure_future(build_context(
+                self.manager, self.graph, server, seed, rng, self.cfg.context_gets_per_kind))
+            self._tasks[key] = task
+            self.built += 1
+            while len(self._tasks) > self.size:  # rebuilt deterministically if needed again
+                self._tasks.popitem(last=False)
+        else:
+            self._tasks.move_to_end(key)
+        return await asyncio.shield(task)
+
+
+def well_formed(node: ToolNode, args: dict) -> bool:
+    props = node.properties
+    return all(a in args for a in node.required) and all(
+        a in props and check_value(v, props[a]) for a, v in args.items())
+
+
+def payload_empty(payload: Any) -> bool:
+    """A result that lists nothing (every list in it empty); empty is not an error."""
+    if not isinstance(payload, dict):
+        return False
+    lists = [v for v in payload.values() if isinstance(v, list)]
+    return bool(lists) and all(not v for v in lists)
+
+
+@dataclass
+class ChainRun:
+    steps: list[StepRecord] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + n
+
+
+def _needed_later(graph: ToolGraph, node: ToolNode, rest: list[str]) -> bool:
+    return any(e.kind == "explicit" and e.dst in rest for e in graph.succ[node.key])
+
+
+def _implicit_deps(graph: ToolGraph, steps: list[StepRecord], node: ToolNode) -> set[int]:
+    return {j for j, s in enumerate(steps)
+            if any(e.kind == "implicit" for e in graph.edges_between(s.node.key, node.key))}
+
+
+def _alternative(graph: ToolGraph, run: ChainRun, queue: list[str], pos: int,
+                 tried: set[str], rng: random.Random) -> str | None:
+    """Another tool the graph lets follow what already ran (RESPONSE: switch tools)."""
+    done = [s.node.key for s in run.steps if not s.lookup]
+    server = graph.nodes[queue[pos]].server
+    options = sorted({e.dst for k in done for e in graph.succ[k]
+                      if graph.nodes[e.dst].server == server})
+    if not done:
+        options = sorted(n.key for n in graph.tools_of(server))
+    options = [k for k in options if k not in queue and k not in tried]
+    return rng.choice(options) if options else None
+
+
+async def execute_chain(plan: Plan, graph: ToolGraph, cfg: SynthConfig, filler: ValueFiller,
+                        manager: Any, episode: Any, ctxs: dict[str, Context],
+                        names: dict[tuple[str, str], str], rng: random.Random) -> ChainRun:
+    """Run the plan's chain on `episode` through TURN -> EXECUTE -> RESPONSE -> CONTINUATION."""
+    run = ChainRun(trace=[Phase.QUERY.value])
+    local = {route: exposed for exposed, route in episode.routes.items()}
+
+    async def call(node: ToolNode, args: dict) -> Any:
+        run.count("calls")
+        return await manager.call(episode, local[(node.server, node.name)], args)
+
+    queue = list(plan.chain)
+    if plan.variant == "missing_function":
+        queue = queue[:plan.hide_pos + 1]  # nothing after the hidden tool is ever asked for
+    pos, switched = 0, 0
+    tried: set[str] = set()
+    while pos < len(queue):
+        node = graph.nodes[queue[pos]]
+        avoid: set[tuple[str, Any]] = set()
+        accepted = False
+        for attempt in range(cfg.max_retries + 1):
+            run.trace.append(Phase.TURN.value)
+            filled: dict[str, Filled] | None = None
+            for _ in range(cfg.max_regenerate):
+                filled = filler.fill(node, run.steps, ctxs, rng, avoid,
+                                     derive=attempt < 2)
+                if filled is None or well_formed(node, {a: f.value for a, f in filled.items()}):
+                    break
+                run.count("regenerated")  # malformed proposal: propose again
+                avoid |= _avoid(filled, everything=True)
+                filled = None
+            if filled is None:
+                run.count("unfillable")
+                break
+            lookups: list[StepRecord] = []
+            if plan.info == "minimal":
+                lookups = await add_lookups(graph, node, filled, run.steps,
+                                            ctxs[node.server], names, call, rng, run.stats)
+            args = {a: f.value for a, f in filled.items()}
+            run.trace.append(Phase.EXECUTE.value)
+            result = await call(node, args)
+            outcome = (Outcome.FAILURE if not result.ok else Outcome.PARTIAL
+                       if payload_empty(result.payload) else Outcome.SUCCESS)
+            run.trace.append(Phase.RESPONSE.value)
+            # Only a read may be retried after it ran: a write that succeeded changed the
+            # state, so it stays in the truth whatever it returned.
+            retry_partial = (outcome is Outcome.PARTIAL and node.read_only
+                             and attempt < cfg.max_retries
+                             and _needed_later(graph, node, queue[pos + 1:]))
+            if outcome is Outcome.FAILURE or retry_partial:
+                run.count("failed_calls" if outcome is Outcome.FAILURE else "partial_retries")
+                run.count("retries")
+                avoid |= _avoid(filled, everything=len(filled) == 1)
+                continue
+            deps = {f.from_step for f in filled.values() if f.from_step is not None}
+            run.steps.extend(lookups)
+            deps |= _implicit_deps(graph, run.steps, node)
+            run.steps.append(StepRecord(node, names[(node.server, node.name)], args, filled,
+                                        result.payload, sorted(deps)))
+            accepted = True
+            break
+        if not accepted:
+            tried.add(queue[pos])
+            alt = _alternative(graph, run, queue, pos, tried, rng) if switched < 2 else None
+            if alt is not None:
+                switched += 1
+                run.count("switched_tool")
+                queue[pos] = alt
+                continue
+            run.count("gave_up")
+            break
+        run.trace.append(Phase.CONTINUATION.value)
+        pos += 1
+    return run
+
+
+def _avoid(filled: dict[str, Filled], everything: bool) -> set[tuple[str, Any]]:
+    """(argument, value) pairs not to propose again; enum choices are kept unless they are
+    all there is to change."""
+    out = set()
+    for arg, f in filled.items():
+        if f.source == "enum" and not everything:
+            continue
+        for v in f.value if isinstance(f.value, list) else [f.value]:
+            out.add((arg, v))
+    return out

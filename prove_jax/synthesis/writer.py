@@ -1,0 +1,107 @@
+"""The dataset directory: train.jsonl / test.jsonl (one `Task.to_dict()` row per line, fixed
+JSON form), meta.jsonl (per-row facts the rows cannot carry: kind details, information level,
+chain, mentions, recovery counts), stats.json and drop_report.json."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from prove_jax.rollout.task import Task
+from prove_jax.synthesis.records import Conversation, Drop
+
+__all__ = ["dump_row", "meta_of", "stats_of", "write_dataset"]
+
+EXAMPLES_PER_REASON = 5
+
+
+def dump_row(conv: Conversation) -> str:
+    """The row as one line: validated by Task.from_dict, keys sorted, separators fixed."""
+    task = Task.from_dict(conv.row())
+    return json.dumps(task.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def meta_of(conv: Conversation) -> dict[str, Any]:
+    p = conv.plan
+    return {"id": p.id, "index": p.index, "split": p.split, "kind": conv.kind,
+            "variant": p.variant, "info": conv.stats.get("info", p.info), "server": p.server,
+            "servers": p.servers, "seed": p.world_seed, "block": p.block,
+            "chain": [s.node.key for s in conv.steps], "lookups": conv.stats.get("lookups", 0),
+            "user_turns": len(conv.user_turns), "distractors": len(p.distractors),
+            "enum_strip": p.enum_strip, "step_turn": conv.step_turn,
+            "mentions": conv.mentions, "intended": conv.intended, "trace": conv.trace,
+            "gap": conv.stats.get("gap"), "lookup_steps": [i for i, s in enumerate(conv.steps)
+                                                           if s.lookup],
+            "run": {k: v for k, v in sorted(conv.stats.items())
+                    if isinstance(v, int) and k != "lookups"}}
+
+
+def _mix(counter: Counter, total: int) -> dict[str, float]:
+    return {k: round(v / total, 4) for k, v in sorted(counter.items())} if total else {}
+
+
+def stats_of(kept: Sequence[Conversation], drops: Sequence[Drop], kind_mix: dict[str, float],
+             servers: Sequence[str], graph_info: dict) -> dict[str, Any]:
+    n = len(kept)
+    by = {name: Counter() for name in ("server", "chain_length", "kind", "user_turns",
+                                       "distractors", "info", "enum_strip", "split",
+                                       "variant")}
+    recovery = Counter()
+    for c in kept:
+        by["server"][c.plan.server] += 1
+        by["chain_length"][str(len(c.steps))] += 1
+        by["kind"][c.kind] += 1
+        by["user_turns"][str(len(c.user_turns))] += 1
+        by["distractors"][str(len(c.plan.distractors))] += 1
+        by["info"][c.stats.get("info", c.plan.info)] += 1
+        by["enum_strip"][str(c.plan.enum_strip).lower()] += 1
+        by["split"][c.plan.split] += 1
+        by["variant"][c.plan.variant] += 1
+        for k, v in c.stats.items():
+            if isinstance(v, int) and k != "lookups":
+                recovery[k] += v
+    mix = _mix(by["kind"], n)
+    return {"kept": n, "dropped": len(drops), "servers": list(servers),
+            "counts": {k: dict(sorted(v.items())) for k, v in by.items()},
+            "kind_mix": mix, "kind_mix_target": dict(sorted(kind_mix.items())),
+            "kind_mix_max_deviation_points": round(max(
+                (abs(mix.get(k, 0.0) - t) * 100 for k, t in kind_mix.items()), default=0.0), 2),
+            "recovery": dict(sorted(recovery.items())), "graph": graph_info}
+
+
+def _drop_report(drops: Sequence[Drop], generated: int, kept: int) -> dict[str, Any]:
+    reasons: dict[str, dict[str, Any]] = {}
+    for d in sorted(drops, key=lambda d: d.index):
+        r = reasons.setdefault(d.reason, {"count": 0, "examples": []})
+        r["count"] += 1
+        if len(r["examples"]) < EXAMPLES_PER_REASON:
+            r["examples"].append({"id": d.id, "detail": d.detail})
+    return {"generated": generated, "kept": kept, "dropped": len(drops),
+            "by_reason": dict(sorted(reasons.items()))}
+
+
+def _write(path: Path, lines: Sequence[str]) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_dataset(out_dir: str | Path, kept: Sequence[Conversation], drops: Sequence[Drop],
+                  generated: int, stats: dict[str, Any]) -> dict[str, Path]:
+    """Write every file (rows in index order); returns name -> path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    kept = sorted(kept, key=lambda c: c.plan.index)
+    paths = {name: out / name for name in ("train.jsonl", "test.jsonl", "meta.jsonl",
+                                           "stats.json", "drop_report.json")}
+    _write(paths["train.jsonl"], [dump_row(c) for c in kept if c.plan.split == "train"])
+    _write(paths["test.jsonl"], [dump_row(c) for c in kept if c.plan.split == "test"])
+    _write(paths["meta.jsonl"], [json.dumps(meta_of(c), sort_keys=True, separators=(",", ":"),
+                                            ensure_ascii=False) for c in kept])
+    paths["stats.json"].write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n")
+    paths["drop_report.json"].write_text(json.dumps(
+        _drop_report(drops, generated, len(kept)), indent=1, sort_keys=True) + "\n")
+    return paths

@@ -1,0 +1,129 @@
+"""Each knob of the synthesizer, on small runs: distractors, enum stripping, unsatisfiable
+queries, the missing-value (clarification) level, the minimal level, user turns, chain length,
+test split."""
+
+from __future__ import annotations
+
+import json
+
+from tests.synthesis.common import config, run
+
+
+def _rows(result):
+    return [json.loads(line) for name in ("train.jsonl", "test.jsonl")
+            for line in result.paths[name].read_text().splitlines()]
+
+
+def _meta(result):
+    return {m["id"]: m for m in map(json.loads,
+                                    result.paths["meta.jsonl"].read_text().splitlines())}
+
+
+def _tool_names(row):
+    return [t["function"]["name"] if isinstance(t, dict) else t for t in row["tools"]]
+
+
+def test_distractors_always_on(tmp_path, graph_cache):
+    result = run(config(tmp_path, graph_cache, num_examples=30, p_distractors=1.0))
+    kept = {c.plan.id: c for c in result.kept}
+    for row in _rows(result):
+        plan = kept[row["id"]].plan
+        chain_servers = set(plan.servers) - {k.split(".")[0] for k in plan.distractors}
+        assert 3 <= len(plan.distractors) <= 8
+        foreign = [k for k in plan.distractors if k.split(".")[0] not in chain_servers]
+        assert len(foreign) == len(plan.distractors)
+        # every distractor is offered, under a name its (routed) server answers to
+        offered = set(_tool_names(row))
+        assert len(offered) >= len(plan.distractors)
+        for key in plan.distractors:
+            server, tool = key.split(".")
+            assert tool in offered or f"{server}__{tool}" in offered
+            assert server in row["servers"]
+
+
+def test_distractors_off(tmp_path, graph_cache):
+    result = run(config(tmp_path, graph_cache, num_examples=20, p_distractors=0.0,
+                        p_cross_server=0.0))
+    assert all(not c.plan.distractors and len(c.plan.servers) == 1 for c in result.kept)
+
+
+def test_enum_stripping(tmp_path, graph_cache):
+    result = run(config(tmp_path, graph_cache, num_examples=25, p_enum_strip=1.0))
+    rows = _rows(result)
+    assert rows and all(all(isinstance(t, dict) for t in r["tools"]) for r in rows)
+    assert all('"enum"' not in json.dumps(r["tools"]) for r in rows)
+    off = run(config(tmp_path / "off", graph_cache, num_examples=25, p_enum_strip=0.0))
+    assert all(all(isinstance(t, str) for t in r["tools"]) for r in _rows(off))
+
+
+def test_unsatisfiable_gives_abstention(tmp_path, graph_cache):
+    result = run(config(tmp_path, graph_cache, num_examples=20, p_unsatisfiable=1.0))
+    for row in _rows(result):
+        assert row["truth"] == {"steps": [], "edges": [], "kind": "abstention"}
+        assert len(row["user_turns"]) >= 2
+    meta = _meta(result)
+    offered = {r["id"]: set(_tool_names(r)) for r in _rows(result)}
+    for rid, m in meta.items():  # what is asked for is not among the offered tools
+        for call in m["intended"]:
+            server, _, tool = call["name"].partition(".")
+            assert server not in result.kept[0].plan.servers or tool not in offered[rid]
+            assert tool not in offered[rid] and f"{server}__{tool}" not in offered[rid]
+
+
+def test_missing_value_gives_clarification(tmp_path, graph_cache):
+    result = run(config(tmp_path, graph_cache, num_examples=25, p_complete=0.0,
+                        p_missing=1.0, p_minimal=0.0, missing_first_turn=1.0,
+                        p_unsatisfiable=0.0, p_missing_function=0.0))
+    meta = _meta(result)
+    rows = _rows(result)
+    assert rows
+    for row in rows:
+        m = meta[row["id"]]
+        if m["info"] == "complete_fallback":
+            continue
+        assert row["truth"]["kind"] == "clarification" and m["gap"] is not None
+        value = m["gap"]["value"]
+        texts = value if isinstance(value, list) else [value]
+        shown = [v if isinstance(v, str) else json.dumps(v) for v in texts]
+        assert all(s in row["user_turns"][1] for s in shown), (row["user_turns"], value)
+        quoted = [f"'{v}'" for v in texts if isinstance(v, str)]
+        assert not any(q in row["user_turns"][0] for q in quoted)  # withheld at first
+        step = row["truth"]["steps"][m["gap"]["step"]][0]
+        assert step["arguments"][m["gap"]["arg"]] == value
+    assert sum(meta[r["id"]]["info"] == "missing" for r in rows) >= 0.7 * len(rows)
+
+
+def test_minimal_level_names_entities_and_looks_them_up(tmp_path, graph_cache):
+    result = run(config(tmp_path, graph_cache, num_examples=30, p_complete=0.0,
+                        p_missing=0.0, p_minimal=1.0))
+    meta = _meta(result)
+    with_lookup = [m for m in meta.values() if m["lookup_steps"]]
+    assert len(with_lookup) >= 5
+    rows = {r["id"]: r for r in _rows(result)}
+    for m in with_lookup:
+        row = rows[m["id"]]
+        named = [x for x in m["mentions"] if x["how"] == "entity"]
+        assert named and all(x["label"] in " ".join(row["user_turns"]) for x in named)
+        for i in m["lookup_steps"]:  # a look-up feeds a later step
+            assert any(j == i for j, g in row["truth"]["edges"])
+
+
+def test_user_turns_and_chain_length_within_bounds(tmp_path, graph_cache):
+    result = run(config(tmp_path, graph_cache, num_examples=40, min_turns=3, max_turns=3,
+                        min_chain=3, max_chain=4))
+    meta = _meta(result)
+    for row in _rows(result):
+        m = meta[row["id"]]
+        assert len(row["user_turns"]) == 3
+        chain = len(m["chain"]) - len(m["lookup_steps"])
+        if m["variant"] == "chain":
+            assert 3 <= chain <= 4 + 1  # + 1: a switched-in tool may follow a failed one
+    two = run(config(tmp_path / "two", graph_cache, num_examples=30, max_turns=2))
+    assert all(len(r["user_turns"]) == 2 for r in _rows(two))
+
+
+def test_test_split_holds_out_whole_worlds(dataset):
+    train = [json.loads(x) for x in dataset.paths["train.jsonl"].read_text().splitlines()]
+    test = [json.loads(x) for x in dataset.paths["test.jsonl"].read_text().splitlines()]
+    assert train and test
+    assert not {r["seed"] for r in train} & {r["seed"] for r in test}
