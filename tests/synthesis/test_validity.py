@@ -107,3 +107,21 @@ def test_replay_in_process_matches_generation(dataset):
             return [await replay(mgr, c) for c in dataset.kept[:60]]
 
     assert all(r.errors == 0 and r.mismatches == 0 for r in asyncio.run(go()))
+
+
+def test_500_kept_examples_over_all_servers_replay_on_fresh_stdio_processes(
+        tmp_path_factory, graph_cache):
+    """The acceptance size: 500 kept rows over all 20 servers (default knobs) replayed as
+    stored on new server processes over stdio."""
+    from servers.registry import available
+    from tests.synthesis.common import config, run
+
+    out = tmp_path_factory.mktemp("synth_all")
+    # Blocks of 25 go round-robin over the servers: 28 blocks cover all 20.
+    data = run(config(out, graph_cache, num_examples=700, servers=tuple(available()),
+                      context_refresh_k=25))
+    rows = _rows(data)
+    assert len({s for r in rows for s in r["servers"]}) == len(available()) == 20
+    report = asyncio.run(revalidate(rows, 500, seed=0, transport="stdio"))
+    assert report["checked"] == 500, report
+    assert report["errors"] == 0 and report["passed"], report
