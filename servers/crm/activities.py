@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -17,9 +18,7 @@ from servers.crm.common import (
     activity_out,
     check_contact_in_account,
     clean,
-    future_date,
     now,
-    parse_date,
     rep,
     task_out,
 )

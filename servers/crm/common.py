@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -33,28 +34,7 @@ Limit = Annotated[int, Arg("At most this many results", minimum=1, maximum=100)]
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    when = dt.datetime.combine(TODAY, dt.time(9, 0)) + dt.timedelta(minutes=n)
-    return when.isoformat(timespec="minutes")
-
-
-def parse_date(value: str, arg: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{arg} {value!r} is not a valid calendar date; use YYYY-MM-DD, "
-                        f"e.g. '{TODAY.isoformat()}'") from None
-
-
-def future_date(value: str, arg: str) -> str:
-    """A date that must be today or later (the reference date is 2026-06-15)."""
-    day = parse_date(value, arg)
-    if day < TODAY:
-        raise ToolError(f"{arg} {value} is in the past; today is {TODAY.isoformat()}, pick "
-                        "today or a later date")
-    return day.isoformat()
+    return tick(s, dt.time(9, 0))
 
 
 def clean(value: str, arg: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -19,9 +20,7 @@ from servers.crm.common import (
     check_contact_in_account,
     clean,
     deal_out,
-    future_date,
     now,
-    parse_date,
     rep,
     task_out,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core.clock import parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -16,7 +17,6 @@ from servers.issue_tracker.common import (
     editable,
     link_out,
     now,
-    parse_date,
     time_spent,
     touch,
     user_name,

@@ -6,11 +6,12 @@ import datetime as dt
 import re
 from typing import Annotated, Literal
 
+from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.issue_tracker.data import POINTS, TODAY, TRANSITIONS, UNRESOLVED, build
+from servers.issue_tracker.data import POINTS, TRANSITIONS, UNRESOLVED, build
 from servers.issue_tracker.models import Issue, IssueSummary, Link, Sprint, User
 
 DOMAIN = Domain("issue_tracker", "A team issue tracker: projects, issues through a workflow, "
@@ -30,26 +31,7 @@ _LABEL = re.compile(r"[a-z0-9][a-z0-9-]{0,29}")
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    when = dt.datetime.combine(TODAY, dt.time(9, 0)) + dt.timedelta(minutes=n)
-    return when.isoformat(timespec="minutes")
-
-
-def parse_date(value: str, arg: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{arg} {value!r} is not a valid calendar date; use YYYY-MM-DD, "
-                        f"e.g. '{TODAY.isoformat()}'") from None
-
-
-def future_date(value: str, arg: str) -> str:
-    day = parse_date(value, arg)
-    if day < TODAY:
-        raise ToolError(f"{arg} {value} is in the past; today is {TODAY.isoformat()}")
-    return day.isoformat()
+    return tick(s, dt.time(9, 0))
 
 
 def check_points(points: int, kind: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -22,12 +23,10 @@ from servers.issue_tracker.common import (
     check_points,
     clean,
     editable,
-    future_date,
     issue_order,
     issue_out,
     labels_of,
     now,
-    parse_date,
     summary_out,
     touch,
     user_name,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core.clock import parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -17,7 +18,6 @@ from servers.issue_tracker.common import (
     editable,
     issue_order,
     issue_out,
-    parse_date,
     sprint_out,
     summary_out,
     touch,

@@ -7,11 +7,11 @@ import datetime as dt
 import re
 from typing import Annotated, TypedDict
 
+from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.core.world import REFERENCE_DATE
 from servers.social_media.seed import build
 
 DOMAIN = Domain("social_media", "A microblogging network: profiles, follows, posts with hashtags "
@@ -124,11 +124,7 @@ def me(s: State) -> str:
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    when = dt.datetime.combine(REFERENCE_DATE, dt.time(12, 0)) + dt.timedelta(minutes=n)
-    return when.isoformat(timespec="minutes")
+    return tick(s, dt.time(12, 0))
 
 
 def follows(s: State, follower_id: str, followee_id: str) -> bool:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, TypedDict
 
+from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.core.world import REFERENCE_DATE
 from servers.team_chat.seed import EMOJIS, build
 
 DOMAIN = Domain("team_chat", "A team chat workspace: member directory, public and private "
@@ -113,11 +113,7 @@ def me(s: State) -> str:
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    when = dt.datetime.combine(REFERENCE_DATE, dt.time(12, 0)) + dt.timedelta(minutes=n)
-    return when.isoformat(timespec="minutes")
+    return tick(s, dt.time(12, 0))
 
 
 def member_out(s: State, m: Row) -> Member:
