@@ -18,11 +18,11 @@ from servers.travel_booking.data import (
     TODAY,
     WEEKDAYS,
     arrival_dt,
-    build,
     departure_dt,
     operates,
 )
 from servers.travel_booking.models import Booking, BookingSummary, PaymentMethod
+from servers.travel_booking.seed import build
 
 DOMAIN = Domain("travel_booking", "Travel agency: flights between world cities, hotels, the "
                 "user's bookings, seats, baggage, insurance, loyalty and payment methods.",
