@@ -91,7 +91,8 @@ async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
             traj.finish_reason = "max_total_tokens"
             return
         t0 = time.perf_counter()
-        gen = await generate(GenerationRequest(list(traj.tokens), budget, traj.seed))
+        gen = await generate(GenerationRequest(list(traj.tokens), budget, traj.seed, task.id,
+                                               traj.user_turns - 1, traj.assistant_turns))
         traj.timings["generate_s"] += time.perf_counter() - t0
         if len(gen.tokens) > budget:
             raise RuntimeError(f"policy returned {len(gen.tokens)} tokens for a budget of "

@@ -17,6 +17,12 @@ class GenerationRequest:
     tokens: list[int]  # the full context: prompt + every earlier turn, as token ids
     max_new_tokens: int
     seed: int  # per-episode sampling seed (GRPO: each rollout of a group has its own)
+    # Where the episode stands, for policies that replay a known script (the oracle); a
+    # sampler ignores them. user_turn: index of the latest user turn in the context;
+    # assistant_turn: index of the turn asked for, counted over the whole episode.
+    task_id: str = ""
+    user_turn: int = 0
+    assistant_turn: int = 0
 
 
 @dataclass(frozen=True)
