@@ -126,7 +126,7 @@ def _load_leaf(files: CheckpointFiles, spec: HFTensor, leaf: Any, sharding: Any)
 
 
 def load_hf(model_dir: str | Path, mesh: Mesh | None = None, dtype: Any = None, *,
-            compute_dtype: Any = None, remat: str = "none",
+            compute_dtype: Any = None, remat: str = "none", attn_chunk: int = 1024,
             rules: Rules = DEFAULT_RULES) -> tuple[Decoder, ModelConfig]:
     """Load a HF checkpoint dir into our decoder.
 
@@ -143,7 +143,8 @@ def load_hf(model_dir: str | Path, mesh: Mesh | None = None, dtype: Any = None, 
         raise CheckpointError(f"no config.json in {model_dir}")
     param_dtype = _dtype_name(dtype) or _checkpoint_dtype(raw)
     cfg = ModelConfig.from_hf(raw, param_dtype=param_dtype,
-                              dtype=_dtype_name(compute_dtype) or param_dtype, remat=remat)
+                              dtype=_dtype_name(compute_dtype) or param_dtype, remat=remat,
+                              attn_chunk=attn_chunk)
     files = CheckpointFiles(model_dir)
     graphdef, abstract = nnx.split(abstract_model(cfg))
     leaves = jax.tree_util.tree_leaves_with_path(abstract)

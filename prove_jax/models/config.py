@@ -58,6 +58,9 @@ class ModelConfig:
     param_dtype: str = "float32"
     dtype: str = "float32"  # compute dtype
     remat: str = "none"
+    # Full-sequence attention runs in query blocks of this many rows when T exceeds it (bounded
+    # memory, same result; prove_jax.models.attention); 0 = always dense.
+    attn_chunk: int = 1024
     # The parsed config.json, kept so export writes back every field we do not model.
     hf_config: dict | None = dataclasses.field(default=None, compare=False, hash=False, repr=False)
 
@@ -78,6 +81,8 @@ class ModelConfig:
             )
         if self.param_dtype not in DTYPES or self.dtype not in DTYPES:
             raise ConfigError(f"dtypes must be among {DTYPES}, got {self.param_dtype}/{self.dtype}")
+        if not isinstance(self.attn_chunk, int) or self.attn_chunk < 0:
+            raise ConfigError(f"attn_chunk must be an integer >= 0, got {self.attn_chunk!r}")
         if self.remat not in REMAT_POLICIES:
             raise ConfigError(f"remat must be one of {REMAT_POLICIES}, got {self.remat!r}")
         rope_type = self.rope_dict.get("rope_type", "default")

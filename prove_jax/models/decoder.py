@@ -15,6 +15,7 @@ from flax import nnx
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.layers import Block, Linear, RMSNorm
 from prove_jax.models.rope import rope_tables
+from prove_jax.sharding import constrain_batch
 
 _REMAT_POLICIES = {
     "full": None,  # save nothing, recompute the whole block
@@ -71,7 +72,7 @@ class Decoder(nnx.Module):
             x = x * cfg.embedding_multiplier
 
         def body(h: jax.Array, layer: Block) -> jax.Array:
-            return layer(h, cos, sin, mask)
+            return constrain_batch(layer(constrain_batch(h), cos, sin, mask))
 
         if cfg.remat != "none":
             body = nnx.remat(body, policy=_REMAT_POLICIES[cfg.remat], prevent_cse=False)

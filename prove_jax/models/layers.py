@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 from flax import nnx
 
+from prove_jax.models.attention import query_chunked, use_chunks
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.rope import apply_rope
 
@@ -82,10 +83,11 @@ class Attention(nnx.Module):
         self.k_norm = RMSNorm(h, cfg=cfg) if cfg.qk_norm else None
         self.shape = (n, k, h)
         self.scale = cfg.attention_scale
+        self.attn_chunk = cfg.attn_chunk
 
     def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
         q, key, v = self._qkv(x, cos, sin)
-        return self._out(attend(q, key, v, mask, self.scale))
+        return self._out(attend(q, key, v, mask, self.scale, self.attn_chunk))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
@@ -122,10 +124,17 @@ class Attention(nnx.Module):
         return self.o_proj(out.reshape(b, t, n * h))
 
 
-def attend(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: float) -> jax.Array:
+def attend(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: float,
+           chunk: int = 0) -> jax.Array:
     """Grouped-query attention. q [B,T,N,H], k/v [B,S,K,H] (projection layout), mask bool
-    [B,1,T,S]; the math is `attend_cache`'s."""
-    return attend_cache(q, k.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3), mask, scale)
+    [B,1,T,S]; the math is `attend_cache`'s. With 0 < chunk < T the queries run in
+    rematerialised blocks of `chunk` rows (prove_jax.models.attention): same result, but
+    memory for one block's [B,N,chunk,S] scores instead of all T rows'."""
+    k, v = k.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3)  # B K S H
+    if not use_chunks(q.shape[1], chunk):
+        return attend_cache(q, k, v, mask, scale)
+    return query_chunked(lambda q_c, k, v, m_c: attend_cache(q_c, k, v, m_c, scale),
+                         q, k, v, mask, chunk)
 
 
 def attend_cache(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array,
