@@ -20,8 +20,10 @@ lint: venv
 test: lint
 	$(PY) -m pytest -q
 
+# The tiny GRPO run, from scratch: outputs in runs/tiny (see README).
 demo: venv
-	$(PY) -m launch.demo
+	rm -rf runs/tiny
+	$(PY) -m launch.train --config=configs/tiny.py
 
 bench: venv
 	$(PY) -m benchmarks.load_export

@@ -1,6 +1,7 @@
 """Defaults shared by every experiment; each config file starts from here and changes data only.
 
-Paper settings (REFERENCE.md §4) are the defaults where the paper gives them.
+Paper settings (REFERENCE.md §4) are the defaults where the paper gives them; where it is silent
+(clip ratio, temperature, schedule, seeds) the choice is named in a comment.
 """
 
 from ml_collections import ConfigDict
@@ -9,21 +10,66 @@ from ml_collections import ConfigDict
 def get_base_config() -> ConfigDict:
     c = ConfigDict()
     c.seed = 0
+    c.workdir = ""  # metrics.jsonl, tb/, reward.png, checkpoints/, hf/ (required for training)
+    c.dry_run = False  # compile the train step from abstract shapes and print its memory plan
     c.model = ConfigDict(dict(
-        preset="",  # a name from prove_jax.models.PRESETS (random init), or
-        hf_path="",  # a Hugging Face checkpoint dir (its config.json wins)
-        param_dtype="float32",
+        init="hf",  # hf: weights from model_dir (required) | random: preset, randomly initialised
+        preset="",  # architecture from prove_jax.models.PRESETS (dry runs; random init)
+        model_dir="",  # the user's local Hugging Face checkpoint dir (its config.json wins)
+        tokenizer_dir="",  # empty: model_dir's tokenizer; "pkg:NAME/SUB": a package's folder
+        vocab_from_tokenizer=False,  # random init: the tokenizer's vocabulary size
+        param_dtype="float32",  # float32 master weights, hence float32 optimizer state
         dtype="bfloat16",  # compute dtype
-        remat="dots",
+        # full: the dry-run plan (README) fits all four models at the paper's 28,768-token
+        # sequences only with full remat; "dots" needs 108-185 GB per device there.
+        remat="full",
+        attn_chunk=1024,  # query rows per attention block above this length (bounded memory)
         logprob_chunk=1024,  # tokens per LM-head chunk for log-probs
     ))
     c.mesh = ConfigDict(dict(data=1, fsdp=-1, tensor=2))  # paper: tensor parallel 2
-    c.optim = ConfigDict(dict(lr=1e-6, kl_coef=0.01))
+    c.optim = ConfigDict(dict(
+        lr=1e-6, warmup_steps=0, schedule="constant",  # schedule: not given by the paper
+        weight_decay=0.0, b1=0.9, b2=0.999, eps=1e-8, max_grad_norm=1.0,
+    ))
+    c.loss = ConfigDict(dict(
+        estimator="grpo",  # grpo (mean/std over the group) | drgrpo (no std normalisation)
+        aggregation="token-mean",  # token-mean | seq-mean-token-mean | seq-mean-token-sum-norm
+        clip_low=0.2, clip_high=0.28,  # DAPO's clip-higher (the paper gives no clip ratio)
+        kl_coef=0.01,  # paper §4; 0 skips the reference model entirely
+        iterations=1,  # optimisation passes over each rollout batch (old policy = sampler)
+        dynamic_sampling=False,  # drop zero-variance groups and refill (DAPO)
+        max_refills=2,  # extra rollout rounds per step when dynamic sampling drops groups
+    ))
     c.rollout = ConfigDict(dict(
         prompts_per_step=16, group_size=16, max_prompt_tokens=12384,
         max_response_tokens=16384, max_user_turns=5, max_assistant_turns=10,
+        max_new_tokens=4096,  # per assistant turn
+        temperature=1.0, top_p=1.0, top_k=0,  # not given by the paper
+        max_concurrent_episodes=256, episode_timeout_s=900.0,
     ))
-    c.train = ConfigDict(dict(steps=350))
+    c.train = ConfigDict(dict(
+        steps=350,
+        micro_batches=0,  # 0: one sequence per data-parallel shard per micro-batch
+        seq_multiple=256,  # pad sequences to a multiple of this (bounds recompilation)
+        checkpoint_every=25, keep_checkpoints=3,
+        export_at_end=True,
+        progress=True,
+    ))
+    c.data = ConfigDict(dict(
+        train_path="runs/synth/train.jsonl",  # empty with synthesize > 0: the synthesized set
+        test_path="runs/synth/test.jsonl",
+        shuffle=True,
+        max_tools=0,  # > 0: offer at most this many tools per task (truth tools always kept)
+        synthesize=0,  # > 0: synthesize this many examples into <workdir>/data first
+        synth_servers="",  # comma-separated servers for that synthesis (empty: all)
+    ))
+    c.servers = ConfigDict(dict(
+        transport="inprocess",  # inprocess | stdio | http
+        urls=ConfigDict(),  # server name -> http URL (transport http)
+    ))
+    # The SFT baseline (launch.sft; the paper gives no SFT hyper-parameters): cross-entropy on
+    # the assistant tokens of ground-truth replays of the same train split.
+    c.sft = ConfigDict(dict(steps=500, batch_size=32, lr=1e-5, max_assistant_turns=32))
     # prove_jax.rewards.RewardConfig.from_dict(c.reward): the paper's weights (REFERENCE.md §3).
     c.reward = ConfigDict(dict(kind="prove", w_val=0.5, w_cov=0.5, w_eff=0.15, w_name=0.2,
                                w_arg=0.1, alpha=0.5, beta=0.5, normalize_strings=False))

@@ -1,6 +1,6 @@
 """Qwen3-4B-Instruct-2507 (REFERENCE.md §4: learning rate 1e-6, the paper's only per-model setting).
 
-Point model.hf_path at the downloaded checkpoint dir: --config.model.hf_path=/path/to/model
+Point model.model_dir at the downloaded checkpoint dir: --config.model.model_dir=/path/to/model
 """
 
 from ml_collections import ConfigDict

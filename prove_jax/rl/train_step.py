@@ -74,14 +74,24 @@ def make_optimizer(cfg: OptimConfig) -> optax.GradientTransformation:
 
 
 def sequence_logprobs(model: Decoder, tokens: jax.Array, attention_mask: jax.Array,
-                      chunk_size: int, with_entropy: bool = False
+                      chunk_size: int, with_entropy: bool = False, temperature: float = 1.0,
+                      target_index: jax.Array | None = None
                       ) -> jax.Array | tuple[jax.Array, jax.Array]:
-    """log p(tokens[:, t+1] | tokens[:, :t+1]) [B, T-1] without [B, T, V] logits."""
+    """log p(tokens[:, t+1] | tokens[:, :t+1]) [B, T-1] without [B, T, V] logits, under
+    softmax(logits / temperature): the distribution the sampler drew from.
+
+    With `target_index` [B, R] (values t in [0, T-1)), only those R predictions per row go
+    through the LM head and [B, R] comes back: the head then costs R, not T, rows (prompts and
+    tool results, most of a tool-use sequence, never need it)."""
     hidden = model.hidden_states(tokens[:, :-1], attention_mask=attention_mask[:, :-1])
+    targets = tokens[:, 1:]
+    if target_index is not None:
+        hidden = jnp.take_along_axis(hidden, target_index[..., None], axis=1)
+        targets = jnp.take_along_axis(targets, target_index, axis=1)
     cfg = model.cfg
-    return token_logprobs(hidden, model.head_matrix(), tokens[:, 1:],
+    return token_logprobs(hidden, model.head_matrix(), targets,
                           logits_scaling=cfg.logits_scaling, chunk_size=chunk_size,
-                          dtype=cfg.dtype, with_entropy=with_entropy)
+                          dtype=cfg.dtype, with_entropy=with_entropy, temperature=temperature)
 
 
 def _split(x: jax.Array, parts: int) -> jax.Array:
@@ -90,32 +100,56 @@ def _split(x: jax.Array, parts: int) -> jax.Array:
     return x.reshape(parts, x.shape[0] // parts, *x.shape[1:])
 
 
+OBJECTIVES = ("grpo", "sft")
+
+
 def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss_cfg: LossConfig,
-                    *, micro_batches: int = 1, chunk_size: int = 1024
+                    *, micro_batches: int = 1, chunk_size: int = 1024, temperature: float = 1.0,
+                    objective: str = "grpo"
                     ) -> Callable[[Any, Any, Batch], tuple[Any, Any, dict[str, jax.Array]]]:
     """step(params, opt_state, batch) -> (params, opt_state, metrics); jit it with shardings
-    (see `jit_train_step`) or plainly."""
+    (see `jit_train_step`) or plainly.
+
+    objective "grpo": the clipped surrogate of `grpo_loss` (log-probs at the sampler's
+    `temperature`); "sft": cross-entropy on the loss-mask tokens (mean per the aggregation),
+    the batch needing only tokens, attention_mask and loss_mask.
+
+    Compact batches: with a `target_index` [B, R] key, loss_mask / old_logp / ref_logp are
+    [B, R], aligned with the predictions at those positions (see `sequence_logprobs`);
+    without it they are token-aligned [B, T] and the step reads their columns 1:."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown training objective {objective!r}; known: {OBJECTIVES}")
+    sft = objective == "sft"
+    required = BATCH_KEYS[:3] if sft else BATCH_KEYS
 
     def micro_loss(params: Any, mb: Batch, weights: tuple) -> tuple[jax.Array, dict]:
         model = nnx.merge(graphdef, params)
+        index = mb.get("target_index")
         logp, entropy = sequence_logprobs(model, mb["tokens"], mb["attention_mask"], chunk_size,
-                                          with_entropy=True)
-        mask = mb["loss_mask"][:, 1:].astype(jnp.float32)
-        ref = mb["ref_logp"][:, 1:] if "ref_logp" in mb else None
-        loss, metrics = grpo_loss(logp, mb["old_logp"][:, 1:], mb["advantages"], mask,
-                                  loss_cfg, ref, weights)
+                                          with_entropy=True,
+                                          temperature=1.0 if sft else temperature,
+                                          target_index=index)
+        aligned = (lambda x: x) if index is not None else (lambda x: x[:, 1:])
+        mask = aligned(mb["loss_mask"]).astype(jnp.float32)
+        if sft:
+            loss = -jnp.sum(logp * weights[0])
+            metrics = {"loss": loss, "nll": -jnp.sum(logp * weights[1])}
+        else:
+            ref = aligned(mb["ref_logp"]) if "ref_logp" in mb else None
+            loss, metrics = grpo_loss(logp, aligned(mb["old_logp"]), mb["advantages"], mask,
+                                      loss_cfg, ref, weights)
         metrics["entropy"] = jnp.sum(jax.lax.stop_gradient(entropy) * weights[1])
         return loss, metrics
 
     grad_fn = jax.value_and_grad(micro_loss, has_aux=True)
 
     def step(params: Any, opt_state: Any, batch: Batch) -> tuple[Any, Any, dict[str, jax.Array]]:
-        missing = [k for k in BATCH_KEYS if k not in batch]
+        missing = [k for k in required if k not in batch]
         if missing:
             raise ValueError(f"train batch lacks {missing}")
-        if loss_cfg.kl_coef > 0 and "ref_logp" not in batch:
+        if not sft and loss_cfg.kl_coef > 0 and "ref_logp" not in batch:
             raise ValueError("kl_coef > 0: the batch needs ref_logp")
-        mask = batch["loss_mask"][:, 1:]
+        mask = batch["loss_mask"] if "target_index" in batch else batch["loss_mask"][:, 1:]
         weights = (token_weights(mask, loss_cfg.aggregation, loss_cfg.norm_length),
                    token_weights(mask, "token-mean"))
         parts = {k: _split(v, micro_batches) for k, v in batch.items()}
@@ -148,8 +182,25 @@ def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss
     return step
 
 
+def opt_state_shardings(optimizer: optax.GradientTransformation, opt_state: Any,
+                        param_sh: Any, mesh: Any) -> Any:
+    """Each parameter-shaped subtree of the optimizer state (Adam's mu, nu) sharded like the
+    parameters, by tree position; everything else (step counts) replicated.
+
+    By position, not by shape: in Qwen3-8B q_proj and o_proj are both [36, 4096, 4096] with
+    different specs, so a lookup by shape cannot tell them apart."""
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    rep = NamedSharding(mesh, P())
+    return optax.tree_utils.tree_map_params(
+        optimizer, lambda _, sh: sh, opt_state, param_sh,
+        transform_non_params=lambda _: rep,
+        is_leaf=lambda x: isinstance(x, NamedSharding))
+
+
 def jit_train_step(step: Callable, params: Any, opt_state: Any, mesh: Any,
-                   rules: Any = None) -> Callable:
+                   optimizer: optax.GradientTransformation, rules: Any = None) -> Callable:
     """`step` jitted with explicit shardings: parameters by the rules table, the optimizer
     state like the parameters it mirrors (scalars replicated), batch rows over (data, fsdp);
     params and optimizer state are donated (updated in place)."""
@@ -159,17 +210,8 @@ def jit_train_step(step: Callable, params: Any, opt_state: Any, mesh: Any,
     from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, tree_shardings
 
     param_sh = tree_shardings(params, mesh, rules or DEFAULT_RULES)
-    by_shape = {}
-    for leaf, sh in zip(jax.tree.leaves(params), jax.tree.leaves(param_sh), strict=True):
-        by_shape.setdefault(leaf.shape, sh)
     rep = NamedSharding(mesh, P())
-    # Adam's moments share their parameter's shape; a parameter shape shared by two params
-    # with different rules would pick the first: assert it never happens.
-    for leaf, sh in zip(jax.tree.leaves(params), jax.tree.leaves(param_sh), strict=True):
-        if by_shape[leaf.shape].spec != sh.spec:
-            raise ValueError(f"two parameters of shape {leaf.shape} have different shardings")
-    opt_sh = jax.tree.map(lambda x: by_shape.get(getattr(x, "shape", ()), rep)
-                          if getattr(x, "ndim", 0) else rep, opt_state)
+    opt_sh = opt_state_shardings(optimizer, opt_state, param_sh, mesh)
 
     def batch_sh(batch: Batch) -> dict:
         return {k: NamedSharding(mesh, P(BATCH_AXES, *([None] * (v.ndim - 1))))
@@ -182,7 +224,8 @@ def jit_train_step(step: Callable, params: Any, opt_state: Any, mesh: Any,
         if key not in cache:
             cache[key] = jax.jit(step, in_shardings=(param_sh, opt_sh, batch_sh(batch)),
                                  out_shardings=(param_sh, opt_sh, rep), donate_argnums=(0, 1))
-        return cache[key](params, opt_state, batch)
+        with jax.set_mesh(mesh):  # lets the model pin activations to the batch axes
+            return cache[key](params, opt_state, batch)
 
     run.param_shardings = param_sh  # type: ignore[attr-defined]
     run.opt_shardings = opt_sh  # type: ignore[attr-defined]

@@ -74,7 +74,7 @@ def test_eight_device_mesh_equals_one_device():
     mesh = make_mesh({"data": 2, "fsdp": 2, "tensor": 2})
     _, params, opt, step = _setup(loss_cfg, micro=2)
     opt_state = opt.init(params)
-    run = jit_train_step(step, params, opt_state, mesh)
+    run = jit_train_step(step, params, opt_state, mesh, opt)
     params = jax.device_put(params, run.param_shardings)
     opt_state = jax.device_put(opt_state, run.opt_shardings)
     sharded, _, m_sharded = run(params, opt_state, batch)

@@ -1,0 +1,106 @@
+"""What the training entry points (launch.train, launch.sft) share: config checks before
+anything heavy starts, the task file (synthesized on demand), the model family, and the run's
+tail (resume, progress bar, metrics, plot, export)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from ml_collections import ConfigDict
+
+
+def check(c: ConfigDict) -> None:
+    """Errors a user can cause, before anything heavy starts."""
+    if c.model.init not in ("hf", "random"):
+        raise ValueError(f"config.model.init must be 'hf' or 'random', got {c.model.init!r}")
+    if c.model.init == "hf" and not c.model.model_dir:
+        raise ValueError("no model: set --config.model.model_dir=/path/to/hf_checkpoint (a "
+                         "local Hugging Face checkpoint dir; nothing is downloaded)")
+    if c.model.model_dir and not Path(c.model.model_dir).is_dir():
+        raise ValueError(f"--config.model.model_dir={c.model.model_dir}: no such directory")
+    if not c.workdir:
+        raise ValueError("set --config.workdir=DIR (metrics, checkpoints and the export go "
+                         "there)")
+    if not c.data.train_path and c.data.synthesize <= 0:
+        raise ValueError("no tasks: set --config.data.train_path=FILE.jsonl (from "
+                         "python -m launch.synthesize) or --config.data.synthesize=N")
+    import jax
+
+    from prove_jax.sharding import mesh_shape
+
+    mesh_shape(dict(c.mesh), jax.device_count())  # MeshError names the devices it needs
+    if c.data.train_path and c.data.synthesize <= 0 and not Path(c.data.train_path).is_file():
+        raise ValueError(f"--config.data.train_path={c.data.train_path}: no such file (run "
+                         "python -m launch.synthesize --config=configs/synth.py first)")
+
+
+def train_path(c: ConfigDict) -> Path:
+    """The task file; with data.synthesize > 0, a set synthesized once into <workdir>/data."""
+    if c.data.synthesize <= 0:
+        return Path(c.data.train_path)
+    out = Path(c.workdir) / "data"
+    if not (out / "train.jsonl").is_file():
+        from configs.synth import get_config as synth_config
+        from prove_jax.synthesis.run import run
+        from prove_jax.synthesis.settings import SynthConfig
+
+        s = synth_config()
+        s.update(num_examples=c.data.synthesize, seed=c.seed, out_dir=str(out),
+                 servers=c.data.synth_servers, progress=False, test_frac=0.0)
+        t0 = time.perf_counter()
+        result = run(SynthConfig.from_config(s))
+        print(f"synthesized {len(result.kept)} tasks into {out} "
+              f"({time.perf_counter() - t0:.0f}s)")
+    return out / "train.jsonl"
+
+
+async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: object,
+                 checkpointer: object, *, desc: str, plot: bool) -> None:
+    """Resume, train with a progress bar and metrics, then plot and export (GRPO and SFT)."""
+    from tqdm import tqdm
+
+    from launch.common import tokenizer_dir
+    from prove_jax.checkpoint.hf import export_hf
+    from prove_jax.rl.metrics import MetricsWriter, plot_rewards
+
+    workdir = Path(c.workdir)
+    start = trainer.restore()
+    if start:
+        print(f"resumed from {checkpointer.directory} at step {start}")
+    trainer.writer = MetricsWriter(workdir, resume_step=start)
+    bar = tqdm(total=trainer.steps, initial=start, desc=desc, unit="step",
+               disable=not c.train.progress, dynamic_ncols=True)
+
+    def on_step(step: int, m: dict) -> None:
+        bar.update(1)
+        shown = {k: f"{m[k]:.4g}" for k in ("reward/total", "loss", "rollout_s", "step_s")
+                 if k in m}
+        bar.set_postfix(shown)
+        if not c.train.progress:
+            print(f"step {step}: " + " ".join(f"{k} {v}" for k, v in shown.items()), flush=True)
+
+    trainer.on_step = on_step
+    await trainer.run()
+    bar.close()
+    checkpointer.close()
+    trainer.writer.close()
+    print(f"metrics: {workdir / 'metrics.jsonl'}; checkpoints: {checkpointer.directory} "
+          f"(steps {checkpointer.all_steps()})")
+    if plot:
+        print(f"reward curve: {plot_rewards(workdir / 'metrics.jsonl', workdir / 'reward.png')}")
+    if c.train.export_at_end:
+        out = export_hf(model, model_cfg, c.export.out_dir or workdir / "hf",
+                        tokenizer_dir=tokenizer_dir(c.model), dtype=c.export.dtype,
+                        max_shard_size=c.export.max_shard_size)
+        print(f"exported Hugging Face checkpoint: {out}")
+
+
+def model_type(c: ConfigDict) -> str:
+    """The HF model_type: the checkpoint's config.json, or the random model's preset."""
+    if c.model.init == "random":
+        from prove_jax.models.presets import PRESETS
+
+        return PRESETS[c.model.preset]["model_type"]
+    return json.loads((Path(c.model.model_dir) / "config.json").read_text())["model_type"]

@@ -1,0 +1,100 @@
+"""Config sections to the library's plain settings objects, and the rollout side of a run
+(MCP servers, sampler policy, engine) as one async context. Read once, here, at the edge."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from ml_collections import ConfigDict
+
+from prove_jax.rewards import RewardConfig
+from prove_jax.rl.grpo import Collect, GRPOSettings
+from prove_jax.rl.losses import LossConfig
+from prove_jax.rl.train_step import OptimConfig
+from prove_jax.rollout.task import RolloutConfig
+from prove_jax.tools.chat import ChatFormat
+
+__all__ = ["build_collect", "loss_config", "optim_config", "rollout_config", "settings_from",
+           "task_servers"]
+
+
+def optim_config(c: ConfigDict) -> OptimConfig:
+    o = c.optim
+    return OptimConfig(lr=o.lr, warmup_steps=o.warmup_steps, total_steps=c.train.steps,
+                       schedule=o.schedule, weight_decay=o.weight_decay, b1=o.b1, b2=o.b2,
+                       eps=o.eps, max_grad_norm=o.max_grad_norm)
+
+
+def loss_config(c: ConfigDict) -> LossConfig:
+    # Dr. GRPO's constant normaliser: the response budget (batches are compact, so the
+    # default, the batch's own target width, would vary from step to step).
+    return LossConfig(clip_low=c.loss.clip_low, clip_high=c.loss.clip_high,
+                      kl_coef=c.loss.kl_coef, aggregation=c.loss.aggregation,
+                      norm_length=c.rollout.max_response_tokens)
+
+
+def settings_from(c: ConfigDict) -> GRPOSettings:
+    return GRPOSettings(
+        steps=c.train.steps, group_size=c.rollout.group_size,
+        prompts_per_step=c.rollout.prompts_per_step, estimator=c.loss.estimator,
+        iterations=c.loss.iterations, dynamic_sampling=c.loss.dynamic_sampling,
+        max_refills=c.loss.max_refills, micro_batches=c.train.micro_batches,
+        seq_multiple=c.train.seq_multiple, logprob_chunk=c.model.logprob_chunk,
+        temperature=c.rollout.temperature, seed=c.seed,
+        checkpoint_every=c.train.checkpoint_every)
+
+
+def rollout_config(c: ConfigDict) -> RolloutConfig:
+    r = c.rollout
+    return RolloutConfig(
+        max_assistant_turns=r.max_assistant_turns, max_user_turns=r.max_user_turns,
+        max_total_tokens=r.max_prompt_tokens + r.max_response_tokens,
+        max_new_tokens=r.max_new_tokens, episode_timeout_s=r.episode_timeout_s,
+        max_concurrent_episodes=r.max_concurrent_episodes,
+        reward=RewardConfig.from_dict(dict(c.reward)))
+
+
+def task_servers(path: str | Path) -> list[str]:
+    """Every server some task of the split needs (one pass over the file)."""
+    names: set[str] = set()
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                names.update(json.loads(line)["servers"])
+    return sorted(names)
+
+
+@contextlib.asynccontextmanager
+async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
+                        tasks_file: str | Path) -> AsyncIterator[Collect]:
+    """Servers started, a sampler over `model` (the trainer's own parameters, not a copy),
+    and `collect(tasks, seed)` playing each task `group_size` times."""
+    from prove_jax.rollout.engine import RolloutEngine
+    from prove_jax.rollout.jax_policy import SamplerPolicy
+    from prove_jax.sampling import Sampler, SamplingParams
+    from prove_jax.tools.manager import MCPManager, ServerSpec
+
+    transport = c.servers.transport
+    urls = dict(c.servers.urls)
+    specs = [ServerSpec(name, transport, urls.get(name)) for name in task_servers(tasks_file)]
+    if transport == "http":
+        missing = [s.name for s in specs if not s.url]
+        if missing:
+            raise ValueError(f"servers.transport=http needs a URL per server; missing "
+                             f"{missing} (--config.servers.urls.NAME=http://host:port/mcp)")
+    pad = chat.tokenizer.pad_token_id
+    sampler = Sampler(model, mesh, pad_id=pad if pad is not None else 0)
+    params = SamplingParams(max_new_tokens=c.rollout.max_new_tokens,
+                            temperature=c.rollout.temperature, top_p=c.rollout.top_p,
+                            top_k=c.rollout.top_k, stop_token_ids=(chat.eot_id,))
+    async with MCPManager(specs) as manager:
+        engine = RolloutEngine(SamplerPolicy(sampler, params), manager, chat, rollout_config(c))
+
+        async def collect(tasks: list, seed: int) -> list:
+            return await engine.run_groups(tasks, c.rollout.group_size, seed=seed)
+
+        yield collect

@@ -1,0 +1,74 @@
+"""The prompt loader of a training run: a Grain pipeline over a task split.
+
+    source (one JSONL row per task) -> shuffle(seed) -> repeat (a new order every epoch)
+    -> this process's share (rows process_index, process_index + process_count, ...)
+    -> batches of `batch_size` validated Tasks
+
+The iterator's state (`get_state()`, a small JSON dict) goes into every checkpoint, so a
+resumed run draws exactly the batch the interrupted one would have drawn next.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+from typing import Any
+
+import grain
+
+from prove_jax.data.tasks import TaskSource
+from prove_jax.rollout.task import Task
+
+__all__ = ["row_batches", "task_batches"]
+
+
+def cap_tools(task: Task, max_tools: int) -> Task:
+    """The task offering at most `max_tools` tools: every tool its truth calls, then the
+    others in their listed order. For small-context runs (the tiny CPU config), where the
+    tool schemas are most of the prompt; 0 keeps them all."""
+    if max_tools <= 0 or task.tools is None or len(task.tools) <= max_tools:
+        return task
+    needed = {call["name"] for step in task.truth.get("steps", []) for call in step}
+    names = [t["function"]["name"] if isinstance(t, dict) else t for t in task.tools]
+    room = max_tools - sum(n in needed for n in names)
+    keep = []
+    for tool, name in zip(task.tools, names, strict=True):
+        if name in needed:
+            keep.append(tool)
+        elif room > 0:
+            keep.append(tool)
+            room -= 1
+    return dataclasses.replace(task, tools=tuple(keep))
+
+
+def _tasks(rows: list[dict[str, Any]], max_tools: int = 0) -> list[Task]:
+    return [cap_tools(Task.from_dict(row), max_tools) for row in rows]
+
+
+def task_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
+                 shuffle: bool = True, process_index: int = 0, process_count: int = 1,
+                 max_tools: int = 0) -> grain.DatasetIterator:
+    """An endless, checkpointable iterator of `batch_size`-task lists."""
+    return row_batches(path, batch_size, seed=seed, shuffle=shuffle,
+                       process_index=process_index, process_count=process_count,
+                       batch_fn=functools.partial(_tasks, max_tools=max_tools))
+
+
+def row_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
+                shuffle: bool = True, process_index: int = 0, process_count: int = 1,
+                batch_fn: Any = list) -> grain.DatasetIterator:
+    """The same pipeline over any JSONL file; `batch_fn` turns a list of row dicts into a
+    batch (default: the list itself)."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    if not 0 <= process_index < process_count:
+        raise ValueError(f"process_index {process_index} not in [0, {process_count})")
+    source = TaskSource(path)
+    if len(source) == 0:
+        raise ValueError(f"no tasks in {source.path}")
+    ds = grain.MapDataset.source(source)
+    if shuffle:
+        ds = ds.shuffle(seed=seed)
+    ds = ds.repeat()[process_index::process_count]
+    return iter(ds.batch(batch_size, batch_fn=batch_fn).to_iter_dataset())

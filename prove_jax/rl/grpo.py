@@ -1,0 +1,181 @@
+"""The GRPO loop: prompts -> rollouts with the current parameters -> rewards -> advantages ->
+batch -> train step(s) -> metrics and checkpoints.
+
+The policy samples with the parameters being trained: before each rollout phase the model the
+sampler holds is pointed at the newest parameter arrays (`nnx.update`, no copy). A resumed run
+restores the state `Trainer` checkpoints; rollout seeds derive from (run seed, step, round), so
+a run restarted from a checkpoint plays and trains exactly what the uninterrupted run would.
+
+`collect(tasks, seed)` plays each task `group_size` times and returns one list of trajectories
+per task, rewards filled in (`RolloutEngine.run_groups` over MCP sessions in a real run; tests
+may pass any coroutine with that contract).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+from flax import nnx
+
+from prove_jax.checkpoint.train_state import TrainCheckpointer
+from prove_jax.rl.advantages import advantages as group_advantages
+from prove_jax.rl.advantages import informative_groups
+from prove_jax.rl.batch import rollout_batch
+from prove_jax.rl.losses import LossConfig
+from prove_jax.rl.metrics import MetricsWriter, rollout_metrics
+from prove_jax.rl.reference import ReferenceLogprobs
+from prove_jax.rl.trainer import Trainer
+from prove_jax.rollout.task import Task
+from prove_jax.rollout.trajectory import Trajectory
+
+__all__ = ["Collect", "GRPOSettings", "GRPOTrainer", "round_seed"]
+
+Collect = Callable[[list[Task], int], Awaitable[list[list[Trajectory]]]]
+
+
+@dataclass(frozen=True)
+class GRPOSettings:
+    steps: int
+    group_size: int
+    prompts_per_step: int
+    estimator: str = "grpo"
+    iterations: int = 1  # optimisation passes per rollout batch
+    dynamic_sampling: bool = False
+    max_refills: int = 2
+    micro_batches: int = 0  # 0: one sequence per data-parallel shard per micro-batch
+    seq_multiple: int = 256
+    logprob_chunk: int = 1024
+    temperature: float = 1.0  # the sampler's; the ratio's log-probs use the same
+    seed: int = 0
+    checkpoint_every: int = 25
+
+    def __post_init__(self) -> None:
+        for name in ("steps", "group_size", "prompts_per_step", "iterations", "seq_multiple",
+                     "logprob_chunk", "checkpoint_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.micro_batches < 0 or self.max_refills < 0:
+            raise ValueError("micro_batches and max_refills must be >= 0")
+        if self.temperature <= 0:
+            raise ValueError(f"GRPO needs a sampling temperature > 0, got {self.temperature}")
+
+    @property
+    def rows(self) -> int:
+        return self.prompts_per_step * self.group_size
+
+
+def round_seed(seed: int, step: int, round_: int) -> int:
+    """The rollout seed of one collection round of one step (stable across processes)."""
+    key = f"{seed}/{step}/{round_}".encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:4], "little") & 0x7FFFFFFF
+
+
+class GRPOTrainer(Trainer):
+    """The GRPO loop; `await run()` trains to `settings.steps`."""
+
+    def __init__(self, settings: GRPOSettings, *, model: nnx.Module, mesh: Any,
+                 optimizer: Any, loss: LossConfig, loader: Iterator[list[Task]],
+                 collect: Collect, writer: MetricsWriter | None = None,
+                 checkpointer: TrainCheckpointer | None = None,
+                 on_step: Callable[[int, dict], None] | None = None):
+        super().__init__(steps=settings.steps, model=model, mesh=mesh, optimizer=optimizer,
+                         loss=loss, loader=loader, objective="grpo", rows=settings.rows,
+                         micro_batches=settings.micro_batches,
+                         chunk_size=settings.logprob_chunk, temperature=settings.temperature,
+                         seed=settings.seed, writer=writer, checkpointer=checkpointer,
+                         on_step=on_step)
+        self.settings, self.collect = settings, collect
+        self.reference = (ReferenceLogprobs(self.graphdef, self.params, mesh,
+                                            settings.logprob_chunk, self.micro_batches,
+                                            settings.temperature, model.cfg.dtype)
+                          if loss.kl_coef > 0 else None)
+
+    async def _rollouts(self) -> tuple[list[Task], list[list[Trajectory]], dict[str, float]]:
+        """Groups to train on, and the metrics of every rollout played for them."""
+        s = self.settings
+        nnx.update(self.model, self.params)  # the sampler sees the newest parameters
+        played_tasks: list[Task] = []
+        played: list[list[Trajectory]] = []
+        kept_tasks: list[Task] = []
+        kept: list[list[Trajectory]] = []
+        rounds = 1 + (s.max_refills if s.dynamic_sampling else 0)
+        for r in range(rounds):
+            tasks = next(self.loader)
+            groups = await self.collect(tasks, round_seed(s.seed, self.step, r))
+            if len(groups) != len(tasks) or any(len(g) != s.group_size for g in groups):
+                raise RuntimeError("collect must return group_size trajectories per task")
+            played_tasks += tasks
+            played += groups
+            use = (informative_groups(_rewards(groups)) if s.dynamic_sampling
+                   else np.ones(len(groups), bool))
+            kept_tasks += [t for t, u in zip(tasks, use, strict=True) if u]
+            kept += [g for g, u in zip(groups, use, strict=True) if u]
+            if len(kept) >= s.prompts_per_step:
+                break
+        metrics = rollout_metrics(played_tasks, played)
+        metrics["groups_kept"] = float(min(len(kept), s.prompts_per_step))
+        metrics["rollout_rounds"] = float(r + 1)
+        return kept_tasks[:s.prompts_per_step], kept[:s.prompts_per_step], metrics
+
+    def _batch(self, groups: Sequence[Sequence[Trajectory]]) -> dict[str, Any]:
+        s = self.settings
+        trajs = [t for g in groups for t in g]
+        adv = (np.asarray(group_advantages(_rewards(groups), s.estimator)).reshape(-1)
+               if groups else np.zeros(0))
+        # Fixed rows per step (dynamic sampling may keep fewer groups): one compiled shape.
+        batch = rollout_batch(trajs or [_empty()], list(adv) or [0.0],
+                              seq_multiple=s.seq_multiple,
+                              rows_multiple=self.rows_multiple)
+        if batch["tokens"].shape[0] < s.rows:
+            extra = s.rows - batch["tokens"].shape[0]
+            batch = {k: np.concatenate([v, np.zeros((extra, *v.shape[1:]), v.dtype)])
+                     for k, v in batch.items()}
+        if self.reference is not None:
+            batch["ref_logp"] = self.reference(batch["tokens"], batch["attention_mask"],
+                                               batch["target_index"])
+        return batch
+
+    async def train_step(self) -> dict[str, float]:
+        t0 = time.perf_counter()
+        _, groups, metrics = await self._rollouts()
+        t1 = time.perf_counter()
+        batch = self._batch(groups)
+        out: dict[str, Any] = {}
+        for _ in range(self.settings.iterations):
+            self.params, self.opt_state, out = self._step(self.params, self.opt_state, batch)
+        out = {k: float(v) for k, v in jax.device_get(out).items()}
+        t2 = time.perf_counter()
+        self.step += 1
+        real = float(np.sum(batch["attention_mask"]))
+        metrics["batch_digest"] = _digest(batch)
+        metrics.update(out)
+        metrics.update(rollout_s=t1 - t0, train_s=t2 - t1, step_s=t2 - t0,
+                       train_tokens_per_s=real * self.settings.iterations / max(t2 - t1, 1e-9),
+                       seq_len_padded=float(batch["tokens"].shape[1]))
+        if not groups:
+            metrics["skipped"] = 1.0  # nothing informative to learn from this step
+        return metrics
+
+
+def _digest(batch: dict[str, Any]) -> str:
+    """A short fingerprint of what was trained on (resume checks compare it)."""
+    h = hashlib.sha256()
+    for key in ("tokens", "loss_mask", "old_logp", "advantages"):
+        h.update(np.ascontiguousarray(batch[key]).tobytes())
+    return h.hexdigest()[:16]
+
+
+def _rewards(groups: Sequence[Sequence[Trajectory]]) -> np.ndarray:
+    return np.asarray([[t.rewards.get("total", 0.0) for t in g] for g in groups], np.float32)
+
+
+def _empty() -> Trajectory:
+    t = Trajectory("", 0, 0)
+    t.append([0])
+    return t

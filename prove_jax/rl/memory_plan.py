@@ -1,0 +1,255 @@
+"""The dry-run memory plan: compile the real-size GRPO train step from abstract shapes and print
+per-device memory for the accelerator slices the paper's runs would use.
+
+Nothing is allocated: the model comes from `nnx.eval_shape`, the optimizer state from
+`jax.eval_shape`, the batch from `jax.ShapeDtypeStruct`s carrying their shardings; the step is
+`jax.jit(...).lower(...).compile()`d with `jit_train_step`'s layout: parameters by the rules
+table, Adam's moments like their parameters, batch rows over (data, fsdp), params and
+optimizer state donated.
+
+The step is compiled on virtual CPU devices (`jax.devices("cpu")[:n]`), so every compiled figure
+is XLA:CPU's buffer assignment for that sharding: an estimate of what the accelerator's compiler
+would assign, not a measurement on it (GPU/TPU fusion, scheduling and bf16 handling differ).
+Analytic lines (parameters, Adam state, the frozen reference copy, the rollout KV cache) are
+exact byte counts of the sharded arrays. GB here is 10^9 bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from flax import nnx
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+
+from prove_jax.models import ModelConfig, abstract_model, preset
+from prove_jax.rl.losses import LossConfig
+from prove_jax.rl.train_step import (
+    OptimConfig,
+    make_optimizer,
+    make_train_step,
+    opt_state_shardings,
+)
+from prove_jax.sharding import BATCH_AXES, make_mesh, tree_shardings
+
+GB = 1e9
+NOTE = ("figures are XLA:CPU's buffer assignment for this sharding, compiled on virtual CPU "
+        "devices: an estimate of the accelerator's, not a measurement")
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    name: str
+    devices: int
+    budget_gb: float
+    mesh: dict[str, int] | None = None  # None: config.mesh
+
+
+# A v5p-8 slice has 4 chips, each one JAX device with 95 GB of HBM.
+PLANS = (Plan("8x H100-80GB", 8, 80.0),
+         Plan("TPU v5p-8", 4, 95.0, {"data": 1, "fsdp": 2, "tensor": 2}))
+
+
+@dataclasses.dataclass
+class PlanResult:
+    plan: Plan
+    mesh: dict[str, int]
+    rows: int
+    seq_len: int
+    micro_batches: int
+    compile_s: float
+    memory: dict[str, int]  # per device, from compiled.memory_analysis()
+    params: int  # analytic bytes per device
+    adam: int
+    reference: int
+    kv_per_episode: int  # bytes per device for one full-length episode
+    kv_episodes: int  # rollout.max_concurrent_episodes
+
+    @property
+    def train_total(self) -> int:
+        """The compiled step's peak estimate plus the resident reference copy."""
+        return self.memory["total"] + self.reference
+
+    @property
+    def resident(self) -> int:
+        return self.params + self.adam + self.reference
+
+    @property
+    def kv_total(self) -> int:
+        shards = self.mesh["data"] * self.mesh["fsdp"]
+        return -(-self.kv_episodes // shards) * self.kv_per_episode
+
+    @property
+    def episodes_that_fit(self) -> int:
+        left = self.plan.budget_gb * GB - self.resident
+        shards = self.mesh["data"] * self.mesh["fsdp"]
+        return max(0, int(left // self.kv_per_episode)) * shards
+
+
+def model_config(config: Any) -> ModelConfig:
+    """The architecture from model_dir's config.json (weights untouched) or the preset, with the
+    runtime knobs of config.model."""
+    m = config.model
+    runtime = dict(param_dtype=m.param_dtype, dtype=m.dtype, remat=m.remat,
+                   attn_chunk=int(m.get("attn_chunk", ModelConfig.attn_chunk)))
+    if m.get("model_dir"):
+        return ModelConfig.from_hf(m.model_dir, **runtime)
+    if not m.get("preset"):
+        raise ValueError("dry run: set config.model.model_dir (its config.json is read) or "
+                         "config.model.preset")
+    return preset(m.preset, **runtime)
+
+
+def batch_geometry(config: Any, mesh: dict[str, int]) -> tuple[int, int, int]:
+    """(global rows, padded sequence length, micro-batches) of one train step."""
+    r, t = config.rollout, config.train
+    rows = r.prompts_per_step * r.group_size
+    mult = max(1, t.seq_multiple)
+    seq = -(-(r.max_prompt_tokens + r.max_response_tokens) // mult) * mult
+    micro = t.micro_batches or rows // (mesh["data"] * mesh["fsdp"])
+    if micro < 1 or rows % micro:
+        raise ValueError(f"{rows} rows do not split into {micro} micro-batches")
+    return rows, seq, micro
+
+
+def sharded_bytes(tree: Any, shardings: Any, dtype: Any = None) -> int:
+    """Bytes one device holds of `tree` under `shardings` (optionally cast to `dtype`)."""
+    total = 0
+    for leaf, sh in zip(jax.tree.leaves(tree), jax.tree.leaves(shardings), strict=True):
+        item = jnp.dtype(dtype or leaf.dtype).itemsize
+        total += math.prod(sh.shard_shape(tuple(leaf.shape))) * item
+    return total
+
+
+def _batch(rows: int, seq: int, with_ref: bool, mesh: Any) -> dict[str, jax.ShapeDtypeStruct]:
+    def arr(shape: tuple[int, ...], dtype: Any) -> jax.ShapeDtypeStruct:
+        spec = P(BATCH_AXES, *([None] * (len(shape) - 1)))
+        return jax.ShapeDtypeStruct(shape, dtype, sharding=NamedSharding(mesh, spec))
+
+    batch = {"tokens": arr((rows, seq), jnp.int32), "attention_mask": arr((rows, seq), jnp.int32),
+             "loss_mask": arr((rows, seq), jnp.int32), "old_logp": arr((rows, seq), jnp.float32),
+             "advantages": arr((rows,), jnp.float32)}
+    if with_ref:
+        batch["ref_logp"] = arr((rows, seq), jnp.float32)
+    return batch
+
+
+def compile_plan(config: Any, plan: Plan) -> PlanResult:
+    """Lower and compile the train step for `plan` on virtual CPU devices; allocates nothing."""
+    cpus = jax.devices("cpu")
+    if len(cpus) < plan.devices:
+        raise RuntimeError(
+            f"plan {plan.name!r} needs {plan.devices} CPU devices, have {len(cpus)}: set "
+            f"XLA_FLAGS=--xla_force_host_platform_device_count={plan.devices} before importing "
+            "jax (launch.common.fake_cpu_devices)")
+    mesh = make_mesh(dict(plan.mesh or config.mesh), devices=cpus[:plan.devices])
+    shape = dict(mesh.shape)
+    rows, seq, micro = batch_geometry(config, shape)
+    cfg = model_config(config)
+    graphdef, params = nnx.split(abstract_model(cfg), nnx.Param)
+    o = config.optim
+    optimizer = make_optimizer(OptimConfig(
+        lr=o.lr, warmup_steps=o.warmup_steps, total_steps=config.train.steps,
+        schedule=o.schedule, weight_decay=o.weight_decay, b1=o.b1, b2=o.b2, eps=o.eps,
+        max_grad_norm=o.max_grad_norm))
+    opt_state = jax.eval_shape(optimizer.init, params)
+    lc = config.loss
+    loss_cfg = LossConfig(clip_low=lc.clip_low, clip_high=lc.clip_high, kl_coef=lc.kl_coef,
+                          aggregation=lc.aggregation)
+    step = make_train_step(graphdef, optimizer, loss_cfg, micro_batches=micro,
+                           chunk_size=config.model.logprob_chunk,
+                           temperature=config.rollout.temperature)
+    param_sh = tree_shardings(params, mesh)
+    opt_sh = opt_state_shardings(optimizer, opt_state, param_sh, mesh)
+    batch = _batch(rows, seq, lc.kl_coef > 0, mesh)
+    rep = NamedSharding(mesh, P())
+    jitted = jax.jit(step, in_shardings=(param_sh, opt_sh, {k: v.sharding for k, v in
+                                                            batch.items()}),
+                     out_shardings=(param_sh, opt_sh, rep), donate_argnums=(0, 1))
+    start = time.perf_counter()
+    with jax.set_mesh(mesh):  # the context mesh, for sharding constraints inside the model
+        compiled = jitted.lower(params, opt_state, batch).compile()
+    seconds = time.perf_counter() - start
+    stats = compiled.memory_analysis()
+    memory = {k: int(getattr(stats, f"{k}_size_in_bytes")) for k in
+              ("argument", "output", "alias", "temp", "generated_code")}
+    memory["total"] = (memory["argument"] + memory["output"] - memory["alias"] + memory["temp"]
+                       + memory["generated_code"])
+    params_b = sharded_bytes(params, param_sh)
+    adam = sharded_bytes(opt_state, opt_sh)
+    reference = sharded_bytes(params, param_sh, cfg.dtype) if lc.kl_coef > 0 else 0
+    tensor = shape["tensor"] if cfg.num_kv_heads % shape["tensor"] == 0 else 1
+    kv_full = (2 * cfg.num_layers * cfg.num_kv_heads * cfg.head_dim * jnp.dtype(cfg.dtype).itemsize
+               * (config.rollout.max_prompt_tokens + config.rollout.max_response_tokens))
+    return PlanResult(plan, shape, rows, seq, micro, seconds, memory, params_b, adam, reference,
+                      kv_full // tensor, config.rollout.max_concurrent_episodes)
+
+
+def _gb(x: float) -> str:
+    return f"{x / GB:8.2f} GB"
+
+
+def _verdict(used: float, budget: float) -> str:
+    if used <= budget:
+        return f"fits (margin {(budget - used) / GB:.2f} GB)"
+    return f"DOES NOT FIT (over by {(used - budget) / GB:.2f} GB)"
+
+
+def _row(label: str, value: float, note: str = "") -> str:
+    return f"     {label:<38}{_gb(value)}{'  ' + note if note else ''}"
+
+
+def format_plan(res: PlanResult, cfg: ModelConfig) -> str:
+    p, m, budget = res.plan, res.memory, res.plan.budget_gb * GB
+    mesh = " x ".join(f"{k} {v}" for k, v in res.mesh.items())
+    rollout = res.resident + res.kv_total
+    lines = [
+        f"== {p.name}: {p.devices} devices, mesh {mesh}, budget {p.budget_gb:.0f} GB per device",
+        f"   batch {res.rows} rows x {res.seq_len} tokens, {res.micro_batches} micro-batches of "
+        f"{res.rows // res.micro_batches} rows; lowered + compiled in {res.compile_s:.1f} s",
+        "   train step per device (compiled; XLA:CPU's estimate):",
+        _row("arguments", m["argument"]),
+        _row("outputs", m["output"]),
+        _row("temporaries", m["temp"]),
+        _row("aliased (donated params, opt state)", -m["alias"]),
+        _row("generated code", m["generated_code"]),
+        _row("total", m["total"]),
+        "   analytic per device:",
+        _row(f"parameters ({cfg.param_dtype})", res.params),
+        _row("Adam state (mu + nu)", res.adam),
+        _row(f"reference model ({cfg.dtype}, frozen)", res.reference),
+        _row(f"rollout KV cache, {res.kv_episodes} full-length episodes", res.kv_total,
+             f"({res.kv_per_episode / GB:.2f} GB per episode)"),
+        f"   train: step total + reference = {res.train_total / GB:.2f} GB -> "
+        f"{_verdict(res.train_total, budget)}",
+        f"   rollout: params + Adam + reference + KV = {rollout / GB:.2f} GB -> "
+        f"{_verdict(rollout, budget)}; {res.episodes_that_fit} full-length episodes fit "
+        "beside the resident state",
+    ]
+    if res.train_total > budget and cfg.remat != "full":
+        lines.append("   hint: --config.model.remat=full keeps one activation per layer and "
+                     "recomputes the rest")
+    return "\n".join(lines)
+
+
+def print_memory_plan(config: Any, plans: Sequence[Plan] = PLANS,
+                      out: Callable[[str], None] = print) -> list[PlanResult]:
+    """Compile the train step for each plan from abstract shapes and print its memory."""
+    cfg = model_config(config)
+    name = config.model.get("model_dir") or config.model.preset
+    out(f"Memory plan for {name}: param {cfg.param_dtype}, compute {cfg.dtype}, remat "
+        f"{cfg.remat}, attn_chunk {cfg.attn_chunk}, logprob_chunk {config.model.logprob_chunk}, "
+        f"kl_coef {config.loss.kl_coef}")
+    out(f"Note: {NOTE}. GB = 10^9 bytes.")
+    results = []
+    for plan in plans:
+        res = compile_plan(config, plan)
+        out(format_plan(res, cfg))
+        results.append(res)
+    return results

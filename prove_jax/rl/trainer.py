@@ -1,0 +1,87 @@
+"""What the GRPO and SFT loops share: the training state (parameters, optimizer state, step),
+the jitted train step on the mesh, Orbax save/restore with the data iterator's state, metrics.
+
+A subclass implements `train_step()` (one optimisation step, returning its metrics); `run()`
+steps to `steps`, writing metrics and checkpoints. Everything a resumed run needs is in the
+checkpoint: parameters, optimizer state, step, and the data iterator's state; every random
+choice derives from (seed, step), so a restarted run continues exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import optax
+from flax import nnx
+
+from prove_jax.checkpoint.train_state import TrainCheckpointer
+from prove_jax.rl.losses import LossConfig
+from prove_jax.rl.metrics import MetricsWriter
+from prove_jax.rl.train_step import jit_train_step, make_train_step
+
+__all__ = ["Trainer"]
+
+
+class Trainer:
+    def __init__(self, *, steps: int, model: nnx.Module, mesh: Any,
+                 optimizer: optax.GradientTransformation, loss: LossConfig, loader: Iterator,
+                 objective: str, rows: int, micro_batches: int = 0, chunk_size: int = 1024,
+                 temperature: float = 1.0, seed: int = 0,
+                 writer: MetricsWriter | None = None,
+                 checkpointer: TrainCheckpointer | None = None,
+                 on_step: Callable[[int, dict], None] | None = None):
+        self.steps, self.model, self.mesh, self.loss = steps, model, mesh, loss
+        self.loader, self.seed = loader, seed
+        self.writer, self.checkpointer, self.on_step = writer, checkpointer, on_step
+        dp = mesh.shape["data"] * mesh.shape["fsdp"]
+        # micro_batches 0: one sequence per data-parallel shard per micro-batch
+        self.micro_batches = micro_batches or max(1, -(-rows // dp))
+        self.rows_multiple = dp * self.micro_batches
+        self.graphdef, self.params = nnx.split(model, nnx.Param)
+        self.opt_state = optimizer.init(self.params)
+        step_fn = make_train_step(self.graphdef, optimizer, loss, micro_batches=self.micro_batches,
+                                  chunk_size=chunk_size, temperature=temperature,
+                                  objective=objective)
+        self._step = jit_train_step(step_fn, self.params, self.opt_state, mesh,
+                                    optimizer)
+        self.step = 0
+
+    def restore(self) -> int:
+        """Continue from the newest finished checkpoint, if any; returns the step."""
+        if self.checkpointer is None or self.checkpointer.latest_step() is None:
+            return self.step
+        step, params, opt_state, record = self.checkpointer.restore(self.params, self.opt_state)
+        self.params, self.opt_state, self.step = params, opt_state, step
+        if record.get("loader") is not None:
+            self.loader.set_state(record["loader"])  # type: ignore[attr-defined]
+        nnx.update(self.model, self.params)
+        return step
+
+    def record(self) -> dict[str, Any]:
+        state = self.loader.get_state() if hasattr(self.loader, "get_state") else None
+        return {"step": self.step, "loader": state, "seed": self.seed}
+
+    def save(self, force: bool = False) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.save(self.step, self.params, self.opt_state, self.record(),
+                                   force=force)
+
+    async def train_step(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    async def run(self) -> list[dict[str, Any]]:
+        """Train from the current step to `steps`; returns each step's metrics."""
+        history = []
+        while self.step < self.steps:
+            metrics = await self.train_step()
+            history.append(metrics)
+            if self.writer is not None:
+                self.writer.write(self.step, metrics)
+            if self.on_step is not None:
+                self.on_step(self.step, metrics)
+            self.save(force=self.step == self.steps)
+        if self.checkpointer is not None:
+            self.checkpointer.wait()
+        nnx.update(self.model, self.params)
+        return history

@@ -1,0 +1,139 @@
+"""`python -m launch.train` as a user runs it: the tiny config end to end (outputs, export that
+transformers loads), exact resume after SIGKILL, launch.export, and clear config errors."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STEPS = 3
+
+
+def _cmd(workdir: Path, tasks: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "launch.train", "--config=configs/tiny.py",
+            f"--config.workdir={workdir}", f"--config.train.steps={STEPS}",
+            "--config.train.checkpoint_every=1", "--config.train.progress=False",
+            "--config.data.synthesize=0", f"--config.data.train_path={tasks}", *extra]
+
+
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("synth")
+    proc = subprocess.run(
+        [sys.executable, "-m", "launch.synthesize", "--config=configs/synth.py",
+         "--config.num_examples=40", "--config.servers=payments,budget", f"--config.out_dir={out}",
+         "--config.progress=False"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return out / "train.jsonl"
+
+
+def _metrics(workdir: Path) -> list[dict]:
+    return [json.loads(x) for x in (workdir / "metrics.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def full_run(tasks, tmp_path_factory) -> Path:
+    workdir = tmp_path_factory.mktemp("full")
+    proc = subprocess.run(_cmd(workdir, tasks), cwd=ROOT, capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return workdir
+
+
+@pytest.mark.timeout(1200)
+def test_tiny_run_leaves_metrics_plot_checkpoints_and_a_loadable_export(full_run):
+    rows = _metrics(full_run)
+    assert [r["step"] for r in rows] == [1, 2, 3]
+    for r in rows:
+        assert r["episodes"] == 8  # 2 prompts x group 4
+        assert np.isfinite(r["loss"]) and np.isfinite(r["grad_norm"]) and r["skipped"] == 0
+        for key in ("reward/total", "reward/val", "calls_per_episode", "assistant_turns",
+                    "kl", "entropy", "clip_fraction", "train_tokens_per_s", "rollout_s"):
+            assert key in r, key
+    assert (full_run / "reward.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert any((full_run / "tb").iterdir())
+    assert sorted(int(p.name) for p in (full_run / "checkpoints").iterdir()
+                  if p.name.isdigit()) == [2, 3]  # keep_checkpoints = 2
+
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    hf = AutoModelForCausalLM.from_pretrained(full_run / "hf", dtype=torch.float32)
+    tok = AutoTokenizer.from_pretrained(full_run / "hf")
+    ids = tok("Send 5 dollars to Ana", return_tensors="pt").input_ids
+    out = hf.generate(ids, max_new_tokens=4, do_sample=False)
+    assert out.shape == (1, ids.shape[1] + 4)
+
+
+@pytest.mark.timeout(1200)
+def test_sigkill_after_a_checkpoint_resumes_with_the_same_next_batch_and_loss(
+        full_run, tasks, tmp_path):
+    workdir = tmp_path / "killed"
+    log = tmp_path / "killed.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(_cmd(workdir, tasks), cwd=ROOT, stdout=out, stderr=out,
+                                start_new_session=True)
+    deadline = time.time() + 900
+    while not (workdir / "checkpoints" / "2").is_dir():
+        assert proc.poll() is None, log.read_text()[-3000:]
+        assert time.time() < deadline
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (workdir / "checkpoints" / "3").is_dir()
+
+    again = subprocess.run(_cmd(workdir, tasks), cwd=ROOT, capture_output=True, text=True,
+                           timeout=900)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "resumed from" in again.stdout and "at step 2" in again.stdout
+    resumed, uninterrupted = _metrics(workdir), _metrics(full_run)
+    assert [r["step"] for r in resumed] == [1, 2, 3]
+    a, b = resumed[2], uninterrupted[2]
+    assert a["batch_digest"] == b["batch_digest"]
+    np.testing.assert_allclose(a["loss"], b["loss"], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(a["grad_norm"], b["grad_norm"], rtol=1e-4)
+
+
+@pytest.mark.timeout(600)
+def test_export_cli_writes_the_chosen_step(full_run, tmp_path):
+    out = tmp_path / "hf2"
+    proc = subprocess.run([sys.executable, "-m", "launch.export", f"--workdir={full_run}",
+                           f"--out={out}", "--step=2", "--dtype=float32"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "exported step 2" in proc.stdout
+    from safetensors.numpy import load_file
+
+    def weights(d: Path) -> dict:
+        out = {}
+        for f in sorted(d.glob("*.safetensors")):
+            out.update(load_file(f))
+        return out
+
+    step2, final = weights(out), weights(full_run / "hf")
+    assert step2.keys() == final.keys()
+    assert any(not np.array_equal(step2[k], final[k]) for k in step2)  # step 3 moved them
+
+
+def test_a_real_config_without_a_model_dir_names_the_flag(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "launch.train", "--config=configs/qwen3_4b.py",
+                           f"--config.workdir={tmp_path}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    assert "--config.model.model_dir" in proc.stderr
+    assert not any(tmp_path.iterdir())  # nothing started
+
+
+def test_a_mesh_the_devices_cannot_hold_is_a_clear_error(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "launch.train", "--config=configs/tiny.py",
+                           f"--config.workdir={tmp_path}", "--config.mesh.tensor=3"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    assert "needs 12 devices" in proc.stderr and "Traceback" not in proc.stderr

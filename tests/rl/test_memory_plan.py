@@ -1,0 +1,91 @@
+"""The dry-run memory plan on the tiny preset: it compiles on the fake devices from abstract
+shapes, its compiled argument bytes agree with the analytic sharded sizes, and a longer
+sequence needs more temporary memory."""
+
+import jax
+import pytest
+from flax import nnx
+from jax.sharding import PartitionSpec as P
+
+from configs.tiny import get_config
+from prove_jax.models import abstract_model, preset
+from prove_jax.rl.memory_plan import (
+    PLANS,
+    batch_geometry,
+    compile_plan,
+    opt_state_shardings,
+    print_memory_plan,
+)
+from prove_jax.rl.train_step import OptimConfig, make_optimizer
+from prove_jax.sharding import make_mesh, tree_shardings
+
+
+def _config(prompt=96, response=32):
+    c = get_config()
+    c.model.init = "random"
+    c.rollout.update(max_prompt_tokens=prompt, max_response_tokens=response)
+    c.train.seq_multiple = 64
+    return c
+
+
+def test_batch_geometry_follows_the_config():
+    c = _config()
+    mesh = {"data": 2, "fsdp": 2, "tensor": 2}
+    assert batch_geometry(c, mesh) == (8, 128, 2)  # one row per data shard per micro-batch
+    c.train.micro_batches = 4
+    c.rollout.max_response_tokens = 33  # 129 tokens round up to 192
+    assert batch_geometry(c, mesh) == (8, 192, 4)
+    c.train.micro_batches = 3
+    with pytest.raises(ValueError, match="micro-batches"):
+        batch_geometry(c, mesh)
+
+
+@pytest.fixture(scope="module")
+def tiny_plan():
+    """The 8-device plan (tiny's mesh: data 2 x fsdp 2 x tensor 2), compiled once."""
+    assert len(jax.devices("cpu")) >= 8
+    lines = []
+    (res,) = print_memory_plan(_config(), plans=PLANS[:1], out=lines.append)
+    return res, "\n".join(lines)
+
+
+def test_tiny_plan_compiles_and_its_numbers_agree(tiny_plan):
+    res, text = tiny_plan
+    assert "XLA:CPU" in text and "8x H100-80GB" in text and "fits (margin" in text
+    m = res.memory
+    assert res.mesh == {"data": 2, "fsdp": 2, "tensor": 2}
+    assert all(m[k] > 0 for k in ("argument", "output", "temp", "total"))
+    assert res.params > 0 and res.reference > 0 and res.kv_per_episode > 0
+    # float32 master weights: Adam's two moments are twice the parameters.
+    assert res.adam == pytest.approx(2 * res.params, rel=0.01)
+    # Arguments per device = params + Adam state + this device's rows of the batch.
+    batch_bytes = (5 * res.rows * res.seq_len * 4 + res.rows * 4) // 4  # 4 batch shards
+    assert m["argument"] == pytest.approx(res.params + res.adam + batch_bytes, rel=0.05)
+    # Donated params and optimizer state come back in place.
+    assert m["alias"] == pytest.approx(res.params + res.adam, rel=0.05)
+    assert res.train_total == m["total"] + res.reference
+
+
+def test_longer_sequences_need_more_temporary_memory(tiny_plan):
+    short = tiny_plan[0]
+    long = compile_plan(_config(192, 64), PLANS[0])
+    assert (short.seq_len, long.seq_len) == (128, 256)
+    assert long.memory["temp"] > 1.5 * short.memory["temp"]
+    assert long.params == short.params and long.micro_batches == short.micro_batches
+
+
+def _opt_specs(name):
+    mesh = make_mesh({"data": 1, "fsdp": 4, "tensor": 2})
+    graphdef, params = nnx.split(abstract_model(preset(name)), nnx.Param)
+    optimizer = make_optimizer(OptimConfig())
+    opt_state = jax.eval_shape(optimizer.init, params)
+    ours = opt_state_shardings(optimizer, opt_state, tree_shardings(params, mesh), mesh)
+    return graphdef, params, optimizer, opt_state, mesh, ours
+
+
+def test_optimizer_state_sharding_tells_same_shaped_params_apart():
+    """Qwen3-8B's q_proj and o_proj are both [36, 4096, 4096] with different specs."""
+    ours = _opt_specs("qwen3_8b")[-1]
+    mu = ours[1][0].mu  # chain(clip, adamw): adamw is chain(scale_by_adam, ...)
+    assert mu["layers"]["attn"]["q_proj"]["kernel"].spec == P(None, "tensor", "fsdp")
+    assert mu["layers"]["attn"]["o_proj"]["kernel"].spec == P(None, "fsdp", "tensor")
