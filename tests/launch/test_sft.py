@@ -23,7 +23,8 @@ def test_tiny_sft_learns_the_demonstrations(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "launch.sft", "--config=configs/tiny.py",
          f"--config.workdir={workdir}", "--config.data.synthesize=0",
-         f"--config.data.train_path={synth / 'train.jsonl'}", "--config.sft.steps=6", "--config.sft.batch_size=4",
+         f"--config.data.train_path={synth / 'train.jsonl'}", "--config.sft.steps=6",
+         "--config.sft.batch_size=4",
          "--config.sft.lr=3e-3", "--config.train.progress=False",
          "--config.train.checkpoint_every=3"],
         cwd=ROOT, capture_output=True, text=True, timeout=1200)
