@@ -48,12 +48,12 @@ async def demonstrations(c: ConfigDict, chat: object, tasks_file: Path, out: Pat
         return out
     import dataclasses
 
-    from launch.wiring import rollout_config, task_servers
+    from launch.wiring import rollout_config, server_specs
     from prove_jax.data.loader import cap_tools
     from prove_jax.data.sft import sft_examples, write_sft_jsonl
     from prove_jax.data.tasks import load_tasks
     from prove_jax.rollout.oracle import load_meta
-    from prove_jax.tools.manager import MCPManager, ServerSpec
+    from prove_jax.tools.manager import MCPManager
 
     tasks = [cap_tools(t, c.data.max_tools) for t in load_tasks(tasks_file)]
     meta_file = tasks_file.parent / "meta.jsonl"
@@ -63,9 +63,7 @@ async def demonstrations(c: ConfigDict, chat: object, tasks_file: Path, out: Pat
     config = dataclasses.replace(rollout_config(c), max_assistant_turns=max(
         c.sft.max_assistant_turns, c.rollout.max_assistant_turns),
         max_new_tokens=c.rollout.max_response_tokens)
-    urls = dict(c.servers.urls)
-    specs = [ServerSpec(n, c.servers.transport, urls.get(n)) for n in task_servers(tasks_file)]
-    async with MCPManager(specs) as manager:
+    async with MCPManager(server_specs(c, tasks_file)) as manager:
         rows = await sft_examples(tasks, chat, manager, config, meta=meta, seed=c.seed)
     write_sft_jsonl(rows, out)
     print(f"{len(rows)} demonstrations of {len(tasks)} tasks -> {out}; dropped: "

@@ -68,6 +68,19 @@ def task_servers(path: str | Path) -> list[str]:
     return sorted(names)
 
 
+def server_specs(c: ConfigDict, tasks_file: str | Path) -> list:
+    """One ServerSpec per server the task file needs, over `config.servers`' transport."""
+    from prove_jax.tools.manager import ServerSpec
+
+    transport, urls = c.servers.transport, dict(c.servers.urls)
+    specs = [ServerSpec(name, transport, urls.get(name)) for name in task_servers(tasks_file)]
+    missing = [s.name for s in specs if transport == "http" and not s.url]
+    if missing:
+        raise ValueError(f"servers.transport=http needs a URL per server; missing {missing} "
+                         "(--config.servers.urls.NAME=http://host:port/mcp)")
+    return specs
+
+
 @contextlib.asynccontextmanager
 async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
                         tasks_file: str | Path) -> AsyncIterator[Collect]:
@@ -76,16 +89,9 @@ async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
     from prove_jax.rollout.engine import RolloutEngine
     from prove_jax.rollout.jax_policy import SamplerPolicy
     from prove_jax.sampling import Sampler, SamplingParams
-    from prove_jax.tools.manager import MCPManager, ServerSpec
+    from prove_jax.tools.manager import MCPManager
 
-    transport = c.servers.transport
-    urls = dict(c.servers.urls)
-    specs = [ServerSpec(name, transport, urls.get(name)) for name in task_servers(tasks_file)]
-    if transport == "http":
-        missing = [s.name for s in specs if not s.url]
-        if missing:
-            raise ValueError(f"servers.transport=http needs a URL per server; missing "
-                             f"{missing} (--config.servers.urls.NAME=http://host:port/mcp)")
+    specs = server_specs(c, tasks_file)
     pad = chat.tokenizer.pad_token_id
     sampler = Sampler(model, mesh, pad_id=pad if pad is not None else 0)
     params = SamplingParams(max_new_tokens=c.rollout.max_new_tokens,

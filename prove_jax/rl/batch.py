@@ -59,13 +59,13 @@ def _row(seq_len: int, n_targets: int):
 
 
 def _batch(rows: list[dict], seq_multiple: int, rows_multiple: int,
-           target_multiple: int) -> dict[str, np.ndarray]:
+           target_multiple: int, min_rows: int = 0) -> dict[str, np.ndarray]:
     if not rows:
         raise ValueError("no rollouts to batch")
     seq_len = padded_length(max(len(r["tokens"]) for r in rows), seq_multiple)
     most = max(int(np.sum(np.asarray(r.get("loss_mask", [0]))[1:])) for r in rows)
     n_targets = padded_length(most, target_multiple)
-    n_rows = -(-len(rows) // rows_multiple) * rows_multiple
+    n_rows = -(-max(len(rows), min_rows) // rows_multiple) * rows_multiple
     rows = rows + [{"tokens": [0], "attention_mask": [1]} for _ in range(n_rows - len(rows))]
     ds = grain.MapDataset.source(rows).map(_row(seq_len, n_targets)).batch(n_rows)
     return ds[0]
@@ -73,10 +73,11 @@ def _batch(rows: list[dict], seq_multiple: int, rows_multiple: int,
 
 def rollout_batch(trajectories: Sequence[Trajectory], advantages: Sequence[float], *,
                   seq_multiple: int = 256, rows_multiple: int = 1,
-                  target_multiple: int = 32) -> dict[str, np.ndarray]:
+                  target_multiple: int = 32, min_rows: int = 0) -> dict[str, np.ndarray]:
     """GRPO batch in the train step's compact form: tokens, attention_mask [B, T];
     target_index, loss_mask, old_logp [B, R] (the sampled tokens' positions, R the most in a
-    row, bucketed); advantages [B]."""
+    row, bucketed); advantages [B]. Rows are padded (masks 0) to at least `min_rows`, so a
+    step that kept fewer groups still has the step's one compiled shape."""
     if len(trajectories) != len(advantages):
         raise ValueError(f"{len(trajectories)} trajectories but {len(advantages)} advantages")
     rows = []
@@ -85,14 +86,14 @@ def rollout_batch(trajectories: Sequence[Trajectory], advantages: Sequence[float
         rows.append({"tokens": traj.tokens, "attention_mask": [1] * len(traj.tokens),
                      "loss_mask": traj.loss_mask if usable else [0] * len(traj.tokens),
                      "old_logp": traj.logprobs, "advantage": float(adv) if usable else 0.0})
-    return _batch(rows, seq_multiple, rows_multiple, target_multiple)
+    return _batch(rows, seq_multiple, rows_multiple, target_multiple, min_rows)
 
 
 def sft_batch(examples: Sequence[dict], *, seq_multiple: int = 256, rows_multiple: int = 1,
-              target_multiple: int = 32) -> dict[str, np.ndarray]:
+              target_multiple: int = 32, min_rows: int = 0) -> dict[str, np.ndarray]:
     """SFT batch from {"tokens", "loss_mask"} rows (loss on the assistant's tokens only),
     compact like `rollout_batch`."""
     rows = [{"tokens": ex["tokens"], "attention_mask": [1] * len(ex["tokens"]),
              "loss_mask": ex["loss_mask"]} for ex in examples]
-    batch = _batch(rows, seq_multiple, rows_multiple, target_multiple)
+    batch = _batch(rows, seq_multiple, rows_multiple, target_multiple, min_rows)
     return {k: batch[k] for k in ("tokens", "attention_mask", "target_index", "loss_mask")}

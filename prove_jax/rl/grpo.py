@@ -31,6 +31,7 @@ from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter, rollout_metrics
 from prove_jax.rl.reference import ReferenceLogprobs
 from prove_jax.rl.trainer import Trainer
+from prove_jax.rollout.engine import sampling_seed
 from prove_jax.rollout.task import Task
 from prove_jax.rollout.trajectory import Trajectory
 
@@ -72,8 +73,7 @@ class GRPOSettings:
 
 def round_seed(seed: int, step: int, round_: int) -> int:
     """The rollout seed of one collection round of one step (stable across processes)."""
-    key = f"{seed}/{step}/{round_}".encode()
-    return int.from_bytes(hashlib.sha256(key).digest()[:4], "little") & 0x7FFFFFFF
+    return sampling_seed(seed, step, "grpo-round", round_)
 
 
 class GRPOTrainer(Trainer):
@@ -130,12 +130,8 @@ class GRPOTrainer(Trainer):
                if groups else np.zeros(0))
         # Fixed rows per step (dynamic sampling may keep fewer groups): one compiled shape.
         batch = rollout_batch(trajs or [_empty()], list(adv) or [0.0],
-                              seq_multiple=s.seq_multiple,
-                              rows_multiple=self.rows_multiple)
-        if batch["tokens"].shape[0] < s.rows:
-            extra = s.rows - batch["tokens"].shape[0]
-            batch = {k: np.concatenate([v, np.zeros((extra, *v.shape[1:]), v.dtype)])
-                     for k, v in batch.items()}
+                              seq_multiple=s.seq_multiple, rows_multiple=self.rows_multiple,
+                              min_rows=s.rows)
         if self.reference is not None:
             batch["ref_logp"] = self.reference(batch["tokens"], batch["attention_mask"],
                                                batch["target_index"])

@@ -27,11 +27,7 @@ class SFTTrainer(Trainer):
         t0 = time.perf_counter()
         rows = next(self.loader)
         batch = sft_batch(rows, seq_multiple=self.seq_multiple,
-                          rows_multiple=self.rows_multiple)
-        if batch["tokens"].shape[0] < self.batch_size:  # one compiled shape per length
-            extra = self.batch_size - batch["tokens"].shape[0]
-            batch = {k: np.concatenate([v, np.zeros((extra, *v.shape[1:]), v.dtype)])
-                     for k, v in batch.items()}
+                          rows_multiple=self.rows_multiple, min_rows=self.batch_size)
         self.params, self.opt_state, out = self._step(self.params, self.opt_state, batch)
         metrics: dict[str, Any] = {k: float(v) for k, v in jax.device_get(out).items()}
         elapsed = time.perf_counter() - t0

@@ -59,3 +59,11 @@ def test_compact_batch_trains_exactly_like_the_token_aligned_batch():
     np.testing.assert_allclose(m1["entropy"], m2["entropy"], rtol=1e-6)
     for a, b in zip(jax.tree.leaves(p1), jax.tree.leaves(p2), strict=True):
         np.testing.assert_allclose(a, b, atol=1e-6)
+
+
+def test_rows_pad_to_min_rows_with_empty_rows():
+    rng = np.random.default_rng(1)
+    batch = rollout_batch([_traj(rng, 3, 2, 0)], [1.0], seq_multiple=8, rows_multiple=4,
+                          min_rows=8)
+    assert batch["tokens"].shape[0] == 8
+    assert batch["loss_mask"][1:].sum() == 0 and np.all(batch["advantages"][1:] == 0)
