@@ -82,6 +82,7 @@ async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
     if traj.prompt_len >= config.max_total_tokens:
         traj.finish_reason = "max_total_tokens"
         return
+    step = 0  # assistant turns since the latest user turn
     while True:
         if traj.assistant_turns >= config.max_assistant_turns:
             traj.finish_reason = "max_assistant_turns"
@@ -92,13 +93,14 @@ async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
             return
         t0 = time.perf_counter()
         gen = await generate(GenerationRequest(list(traj.tokens), budget, traj.seed, task.id,
-                                               traj.user_turns - 1, traj.assistant_turns))
+                                               traj.user_turns - 1, traj.assistant_turns, step))
         traj.timings["generate_s"] += time.perf_counter() - t0
         if len(gen.tokens) > budget:
             raise RuntimeError(f"policy returned {len(gen.tokens)} tokens for a budget of "
                                f"{budget}")
         traj.append(gen.tokens, sampled=True, logprobs=gen.logprobs)
         traj.assistant_turns += 1
+        step += 1
         if not gen.tokens or gen.tokens[-1] != chat.eot_id:  # no complete turn to act on
             traj.finish_reason = _unfinished(gen, len(traj.tokens), config)
             return
@@ -125,6 +127,7 @@ async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
         else:
             new = [{"role": "user", "content": task.user_turns[traj.user_turns]}]
             traj.user_turns += 1
+            step = 0
         delta = chat.continuation(messages, new, schemas)
         if len(traj.tokens) + len(delta) >= config.max_total_tokens:
             traj.finish_reason = "max_total_tokens"  # no room left for a policy turn after it

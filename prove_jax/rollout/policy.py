@@ -19,10 +19,12 @@ class GenerationRequest:
     seed: int  # per-episode sampling seed (GRPO: each rollout of a group has its own)
     # Where the episode stands, for policies that replay a known script (the oracle); a
     # sampler ignores them. user_turn: index of the latest user turn in the context;
-    # assistant_turn: index of the turn asked for, counted over the whole episode.
+    # assistant_turn: index of the turn asked for, counted over the whole episode;
+    # turn_step: assistant turns already taken since the latest user turn.
     task_id: str = ""
     user_turn: int = 0
     assistant_turn: int = 0
+    turn_step: int = 0
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Evaluation: BFCL multi-turn, τ²-bench and the held-out synthesized split (launch.evaluate)."""
