@@ -13,9 +13,9 @@ side's grad norm at step 1 is printed as a check that the two compute the same g
 Sides, each in its own subprocess of this script (`--side`), run one after another so their
 memory does not mix:
   ours:  `make_train_step(graphdef, make_optimizer(OptimConfig(lr=1e-5)), LossConfig(kl_coef=0),
-         micro_batches=1, chunk_size=--chunk)` under `jax.jit(..., donate_argnums=(0, 1))` on one
-         CPU device, the model config's remat set by --remat (default full: within the noise
-         of none here, 4.3 vs 7.3 GB peak). Position t predicts token t + 1, so the model runs
+         micro_batches=1, chunk_size=--chunk, fused_head=--fused)` under
+         `jax.jit(..., donate_argnums=(0, 1))` on one CPU device, the model config's remat set
+         by --remat (default full). Position t predicts token t + 1, so the model runs
          over tokens[:, :-1] (the LM head one --chunk of time steps at a time).
   torch: benchmarks/train_step_torch.py: transformers `AutoModelForCausalLM` forward over the
          same tokens[:, :-1], logits -> log_softmax -> gather, the same clipped GRPO token loss
@@ -145,7 +145,8 @@ def run_ours(args: argparse.Namespace) -> None:
     batch["old_logp"] = jax.block_until_ready(current_logp(params))
     opt = make_optimizer(OptimConfig(lr=1e-5))
     step = jax.jit(make_train_step(graphdef, opt, LossConfig(kl_coef=0.0), micro_batches=1,
-                                   chunk_size=args.chunk), donate_argnums=(0, 1))
+                                   chunk_size=args.chunk, fused_head=args.fused),
+                   donate_argnums=(0, 1))
     # Committed to the device like the step's outputs: opt.init's uncommitted scalars would
     # otherwise make the second call compile again (a different argument sharding).
     state = {"params": params, "opt": jax.device_put(opt.init(params), jax.devices()[0])}
@@ -158,7 +159,8 @@ def run_ours(args: argparse.Namespace) -> None:
 
     result = time_steps(one_step, args.warmup, args.steps)
     result["desc"] = (f"jax {jax.__version__}, remat={args.remat}, chunk={args.chunk}, "
-                      f"{'compact' if args.compact else 'token-aligned'} batch")
+                      f"{'compact' if args.compact else 'token-aligned'} batch, "
+                      f"{'fused' if args.fused else 'unfused'} LM head")
     finish(result, baseline, loaded)
 
 
@@ -167,7 +169,8 @@ def run_side(side: str, args: argparse.Namespace, ckpt: Path) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--side", side, "--ckpt", str(ckpt),
            "--batch", str(args.batch), "--seq", str(args.seq), "--steps", str(args.steps),
            "--warmup", str(args.warmup), "--chunk", str(args.chunk), "--remat", args.remat,
-           "--compact" if args.compact else "--no-compact"]
+           "--compact" if args.compact else "--no-compact",
+           "--fused" if args.fused else "--no-fused"]
     avail = next(int(ln.split()[1]) * 1024 for ln in Path("/proc/meminfo").read_text()
                  .splitlines() if ln.startswith("MemAvailable:"))
     print(f"  {side}: running in a subprocess ({avail / GB:.1f} GB available) ...",
@@ -238,6 +241,10 @@ def main() -> None:
     parser.add_argument("--compact", action=argparse.BooleanOptionalAction, default=True,
                         help="ours: the trainer's compact batch (LM head on the loss-mask "
                         "tokens only); --no-compact: token-aligned, head on every position")
+    parser.add_argument("--fused", action=argparse.BooleanOptionalAction, default=True,
+                        help="ours: LM head fused with the loss (its gradient formed in the "
+                        "forward, 3 head matmuls); --no-fused: autodiff through the chunked "
+                        "log-probs (4)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="run the sides alternately this many times; keep each one's best")
     parser.add_argument("--sides", default="ours,torch", help="comma-separated: ours,torch")

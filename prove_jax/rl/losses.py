@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import jax
 import jax.numpy as jnp
 
-__all__ = ["AGGREGATIONS", "LossConfig", "aggregate", "grpo_loss", "kl_k3", "token_weights"]
+__all__ = ["AGGREGATIONS", "LossConfig", "aggregate", "grpo_loss", "grpo_token_loss", "kl_k3",
+           "token_weights"]
 
 
 def _token_mean(x: jax.Array, mask: jax.Array, norm_length: int | None) -> jax.Array:
@@ -98,6 +99,25 @@ class LossConfig:
                              f"{sorted(AGGREGATIONS)}")
 
 
+def _surrogate(logp: jax.Array, old_logp: jax.Array, adv: jax.Array, cfg: LossConfig
+               ) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """(per-token clipped surrogate, ratio, 1 where the clipped branch was taken)."""
+    ratio = jnp.exp(logp - old_logp)
+    unclipped = -adv * ratio
+    clipped = -adv * jnp.clip(ratio, 1.0 - cfg.clip_low, 1.0 + cfg.clip_high)
+    return jnp.maximum(unclipped, clipped), ratio, (clipped > unclipped).astype(jnp.float32)
+
+
+def grpo_token_loss(logp: jax.Array, old_logp: jax.Array, adv: jax.Array, w_loss: jax.Array,
+                    cfg: LossConfig, ref_logp: jax.Array | None = None) -> jax.Array:
+    """Each token's share of `grpo_loss`'s loss (adv broadcast per token): summed over tokens
+    it is that loss. Token by token, so a fused LM head can take its gradient per token."""
+    out = _surrogate(logp, old_logp, adv, cfg)[0] * w_loss
+    if cfg.kl_coef > 0:
+        out = out + cfg.kl_coef * kl_k3(logp, ref_logp) * w_loss
+    return out
+
+
 def grpo_loss(logp: jax.Array, old_logp: jax.Array, advantages: jax.Array, mask: jax.Array,
               cfg: LossConfig, ref_logp: jax.Array | None = None,
               weights: tuple[jax.Array, jax.Array] | None = None
@@ -115,13 +135,8 @@ def grpo_loss(logp: jax.Array, old_logp: jax.Array, advantages: jax.Array, mask:
                    token_weights(mask, "token-mean"))
     w_loss, w_tok = weights
     adv = advantages.astype(jnp.float32)[:, None]
-    log_ratio = logp - old_logp
-    ratio = jnp.exp(log_ratio)
-    unclipped = -adv * ratio
-    clipped = -adv * jnp.clip(ratio, 1.0 - cfg.clip_low, 1.0 + cfg.clip_high)
-    per_token = jnp.maximum(unclipped, clipped)
+    per_token, ratio, was_clipped = _surrogate(logp, old_logp, adv, cfg)
     policy = jnp.sum(per_token * w_loss)
-    was_clipped = (clipped > unclipped).astype(jnp.float32)
     metrics = {
         "policy_loss": policy,
         "clip_fraction": jnp.sum(was_clipped * w_tok),

@@ -27,10 +27,12 @@ import optax
 from flax import nnx
 
 from prove_jax.models.decoder import Decoder
+from prove_jax.models.fused_head import fused_head_objective
 from prove_jax.models.logprobs import token_logprobs
-from prove_jax.rl.losses import LossConfig, grpo_loss, token_weights
+from prove_jax.rl.losses import LossConfig, grpo_loss, grpo_token_loss, token_weights
 
-__all__ = ["OptimConfig", "make_optimizer", "make_train_step", "sequence_logprobs"]
+__all__ = ["OptimConfig", "make_optimizer", "make_train_step", "prediction_states",
+           "sequence_logprobs"]
 
 Batch = dict[str, jax.Array]
 BATCH_KEYS = ("tokens", "attention_mask", "loss_mask", "old_logp", "advantages")
@@ -73,6 +75,18 @@ def make_optimizer(cfg: OptimConfig) -> optax.GradientTransformation:
     return optax.chain(*parts)
 
 
+def prediction_states(model: Decoder, tokens: jax.Array, attention_mask: jax.Array,
+                      target_index: jax.Array | None = None) -> tuple[jax.Array, jax.Array]:
+    """(final hidden states, the tokens they predict): position t predicts tokens[:, t+1];
+    with `target_index` [B, R] only those R positions per row ([B, R, D], [B, R])."""
+    hidden = model.hidden_states(tokens[:, :-1], attention_mask=attention_mask[:, :-1])
+    targets = tokens[:, 1:]
+    if target_index is not None:
+        hidden = jnp.take_along_axis(hidden, target_index[..., None], axis=1)
+        targets = jnp.take_along_axis(targets, target_index, axis=1)
+    return hidden, targets
+
+
 def sequence_logprobs(model: Decoder, tokens: jax.Array, attention_mask: jax.Array,
                       chunk_size: int, with_entropy: bool = False, temperature: float = 1.0,
                       target_index: jax.Array | None = None
@@ -83,11 +97,7 @@ def sequence_logprobs(model: Decoder, tokens: jax.Array, attention_mask: jax.Arr
     With `target_index` [B, R] (values t in [0, T-1)), only those R predictions per row go
     through the LM head and [B, R] comes back: the head then costs R, not T, rows (prompts and
     tool results, most of a tool-use sequence, never need it)."""
-    hidden = model.hidden_states(tokens[:, :-1], attention_mask=attention_mask[:, :-1])
-    targets = tokens[:, 1:]
-    if target_index is not None:
-        hidden = jnp.take_along_axis(hidden, target_index[..., None], axis=1)
-        targets = jnp.take_along_axis(targets, target_index, axis=1)
+    hidden, targets = prediction_states(model, tokens, attention_mask, target_index)
     cfg = model.cfg
     return token_logprobs(hidden, model.head_matrix(), targets,
                           logits_scaling=cfg.logits_scaling, chunk_size=chunk_size,
@@ -105,7 +115,7 @@ OBJECTIVES = ("grpo", "sft")
 
 def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss_cfg: LossConfig,
                     *, micro_batches: int = 1, chunk_size: int = 1024, temperature: float = 1.0,
-                    objective: str = "grpo"
+                    objective: str = "grpo", fused_head: bool = True
                     ) -> Callable[[Any, Any, Batch], tuple[Any, Any, dict[str, jax.Array]]]:
     """step(params, opt_state, batch) -> (params, opt_state, metrics); jit it with shardings
     (see `jit_train_step`) or plainly.
@@ -116,28 +126,59 @@ def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss
 
     Compact batches: with a `target_index` [B, R] key, loss_mask / old_logp / ref_logp are
     [B, R], aligned with the predictions at those positions (see `sequence_logprobs`);
-    without it they are token-aligned [B, T] and the step reads their columns 1:."""
+    without it they are token-aligned [B, T] and the step reads their columns 1:.
+
+    `fused_head`: the LM head and the per-token objective in one pass that yields the loss's
+    gradient directly (`prove_jax.models.fused_head`: three head matmuls instead of four);
+    False differentiates through the chunked log-probs (same values, the reference path)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown training objective {objective!r}; known: {OBJECTIVES}")
     sft = objective == "sft"
     required = BATCH_KEYS[:3] if sft else BATCH_KEYS
 
+    def sft_terms(logp: jax.Array, w: jax.Array) -> jax.Array:
+        return -logp * w
+
+    def grpo_terms(logp: jax.Array, old: jax.Array, adv: jax.Array, w: jax.Array,
+                   *ref: jax.Array) -> jax.Array:
+        return grpo_token_loss(logp, old, adv, w, loss_cfg, ref[0] if ref else None)
+
     def micro_loss(params: Any, mb: Batch, weights: tuple) -> tuple[jax.Array, dict]:
         model = nnx.merge(graphdef, params)
         index = mb.get("target_index")
-        logp, entropy = sequence_logprobs(model, mb["tokens"], mb["attention_mask"], chunk_size,
-                                          with_entropy=True,
-                                          temperature=1.0 if sft else temperature,
-                                          target_index=index)
         aligned = (lambda x: x) if index is not None else (lambda x: x[:, 1:])
         mask = aligned(mb["loss_mask"]).astype(jnp.float32)
-        if sft:
-            loss = -jnp.sum(logp * weights[0])
-            metrics = {"loss": loss, "nll": -jnp.sum(logp * weights[1])}
+        old = None if sft else aligned(mb["old_logp"])
+        ref = aligned(mb["ref_logp"]) if not sft and "ref_logp" in mb else None
+        if fused_head:
+            hidden, targets = prediction_states(model, mb["tokens"], mb["attention_mask"],
+                                                index)
+            if sft:
+                terms, consts = sft_terms, (weights[0],)
+            else:
+                adv = jnp.broadcast_to(mb["advantages"].astype(jnp.float32)[:, None], mask.shape)
+                terms = grpo_terms
+                consts = (old, adv, weights[0]) + (() if ref is None else (ref,))
+            cfg = model.cfg
+            loss, logp, entropy = fused_head_objective(
+                hidden, model.head_matrix(), targets, terms, consts,
+                logits_scaling=cfg.logits_scaling, temperature=1.0 if sft else temperature,
+                chunk_size=chunk_size, dtype=cfg.dtype)
         else:
-            ref = aligned(mb["ref_logp"]) if "ref_logp" in mb else None
-            loss, metrics = grpo_loss(logp, aligned(mb["old_logp"]), mb["advantages"], mask,
-                                      loss_cfg, ref, weights)
+            logp, entropy = sequence_logprobs(model, mb["tokens"], mb["attention_mask"],
+                                              chunk_size, with_entropy=True,
+                                              temperature=1.0 if sft else temperature,
+                                              target_index=index)
+            loss = -jnp.sum(logp * weights[0]) if sft else None
+        if sft:
+            metrics = {"loss": loss, "nll": -jnp.sum(jax.lax.stop_gradient(logp) * weights[1])}
+        else:
+            # Metrics from stop-gradient log-probs on the fused path (its loss carries the
+            # gradient); on the reference path the loss itself comes from here.
+            value, metrics = grpo_loss(logp if loss is None else jax.lax.stop_gradient(logp),
+                                       old, mb["advantages"], mask, loss_cfg, ref, weights)
+            loss = value if loss is None else loss
+            metrics["loss"] = loss
         metrics["entropy"] = jnp.sum(jax.lax.stop_gradient(entropy) * weights[1])
         return loss, metrics
 
