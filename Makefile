@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: venv test lint demo bench clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt requirements-eval.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
+	$(PY) -m pip install -q --no-deps -r requirements-eval.txt
 	touch $(STAMP)
 
 venv: $(STAMP)

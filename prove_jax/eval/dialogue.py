@@ -54,7 +54,11 @@ class UserTurn:
 
 
 class EvalEnv(Protocol):
-    """One episode's world and user; never shared between episodes."""
+    """One episode's world and user; never shared between episodes.
+
+    An env may also define `callable_names() -> Iterable[str]`: names the parser accepts
+    although they are not offered (BFCL executes any method of its classes a model names,
+    withheld ones included); without it only offered and revealed tools parse as known."""
 
     def tools(self) -> list[dict]: ...
     def first_messages(self) -> list[dict]: ...
@@ -130,6 +134,7 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
                  config: DialogueConfig, seed: int) -> None:
     traj, schemas = rec.trajectory, list(env.tools())
     names = {s["function"]["name"] for s in schemas}
+    names.update(getattr(env, "callable_names", tuple)())
     rec.messages = [dict(m) for m in env.first_messages()]
     traj.append(chat.prompt_tokens(rec.messages, schemas))
     traj.prompt_len = len(traj.tokens)
