@@ -74,4 +74,26 @@ def get_base_config() -> ConfigDict:
     c.reward = ConfigDict(dict(kind="prove", w_val=0.5, w_cov=0.5, w_eff=0.15, w_name=0.2,
                                w_arg=0.1, alpha=0.5, beta=0.5, normalize_strings=False))
     c.export = ConfigDict(dict(out_dir="", dtype="bfloat16", max_shard_size="5GB"))
+    # launch.evaluate (REFERENCE.md §5, §7): one benchmark per run, results in out_dir. The
+    # model is config.model (e.g. model_dir=<workdir>/hf, the export of a training run).
+    c.eval = ConfigDict(dict(
+        benchmark="heldout",  # bfcl_multi_turn | tau2 | heldout
+        policy="model",  # model | oracle (replays ground truth) | oracle_drop_last
+        out_dir="",  # empty: <workdir>/eval/<benchmark>-<policy>
+        # bfcl: base,miss_param,miss_func,long_context; tau2: airline,retail,telecom;
+        # empty: all of the benchmark's
+        categories="",
+        limit=0,  # entries per category (0: all)
+        trials=1,  # tau2: trials per task (pass^k for k <= trials)
+        temperature=0.0, top_p=1.0,  # greedy by default (0: greedy)
+        max_steps_per_turn=20,  # BFCL's per-turn step limit, used for every benchmark
+        # 131072: BFCL long_context episodes reach ~73K tokens even for the ground truth
+        max_new_tokens=4096, max_total_tokens=131072, max_concurrent_episodes=64,
+        episode_timeout_s=900.0,
+        test_path="",  # heldout: the synthesized test split (empty: data.test_path)
+        # tau2's user simulator: an OpenAI-compatible chat-completions endpoint (policy
+        # model needs one; the oracle plays against a scripted user)
+        user_base_url="", user_model="", user_api_key_env="OPENAI_API_KEY",
+        user_timeout_s=120.0, user_temperature=0.0,
+    ))
     return c
