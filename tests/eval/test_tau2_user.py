@@ -5,10 +5,7 @@ unreachable endpoint failing only its episode, and the config fields that select
 from __future__ import annotations
 
 import asyncio
-import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from tau2.data_model.message import AssistantMessage, ToolMessage, UserMessage
@@ -23,6 +20,7 @@ from prove_jax.eval.tau2_user import (
     user_factory_from_config,
 )
 from prove_jax.tools.chat import ChatFormat
+from tests.chat_server import ChatHandler, serve
 from tests.eval.tau2_support import ScriptPolicy, calls_text, play
 from tests.rollout.tokenizers import qwen3_tokenizer
 
@@ -40,25 +38,13 @@ class FakeUserLLM:
         self.replies, self.seen = list(replies), []
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                fake.seen.append({"path": self.path, "body": body,
-                                  "auth": self.headers.get("Authorization")})
-                message = fake.replies.pop(0) if fake.replies else {"content": "###STOP###"}
-                out = json.dumps({"choices": [{"message": {"role": "assistant", **message}}]})
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(out)))
-                self.end_headers()
-                self.wfile.write(out.encode())
+        class Handler(ChatHandler):
+            def reply(self, path: str, body: dict, headers: dict) -> dict:
+                fake.seen.append({"path": path, "body": body,
+                                  "auth": headers.get("Authorization")})
+                return fake.replies.pop(0) if fake.replies else {"content": "###STOP###"}
 
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.server, self.url = serve(Handler)
 
     def close(self):
         self.server.shutdown()

@@ -5,48 +5,35 @@ to the template. The edge labeler parses one-word verdicts."""
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
 import pytest
 
 from prove_jax.synthesis.graph import Edge, ToolNode
 from prove_jax.synthesis.teacher import ChatClient, TeacherLabeler
+from tests.chat_server import ChatHandler, serve
 from tests.synthesis.common import config, run
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(ChatHandler):
     mode = "echo"  # echo: repeat the prompt (it states every value); junk: say "OK"
     seen: ClassVar[list[dict]] = []
 
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).seen.append({"path": self.path, "body": body})
+    def reply(self, path: str, body: dict, headers: dict) -> dict:
+        type(self).seen.append({"path": path, "body": body})
         prompt = body["messages"][-1]["content"]
         if "Answer with one word" in prompt:
             text = "implicit." if "->" in prompt else "none"
         else:
             text = prompt if type(self).mode == "echo" else "OK"
-        out = json.dumps({"choices": [{"message": {"role": "assistant", "content": text}}]})
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out.encode())
-
-    def log_message(self, *args):
-        pass
+        return {"content": text}
 
 
 @pytest.fixture
 def endpoint():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server, url = serve(_Handler)
     _Handler.seen = []
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    yield url
     server.shutdown()
 
 
