@@ -179,14 +179,9 @@ async def run_tau2(c: ConfigDict, chat: Any, policy: Callable[[Any], Any]) -> di
 
 def main(argv: list[str]) -> None:
     del argv
-    c = _CONFIG.value
-    if c is None:
-        sys.exit("error: pass --config=configs/NAME.py")
-    try:
-        check(c)
-        validate_categories(c)
-    except ValueError as err:
-        sys.exit(f"error: {err}")
+    from launch.runner import config_or_exit
+
+    c = config_or_exit(_CONFIG.value, check, validate_categories)
     logging.set_verbosity(logging.WARNING)
     from launch.common import chat_format
     from launch.runner import model_type

@@ -17,7 +17,6 @@ fake_cpu_devices(8)
 
 import asyncio  # noqa: E402
 import json  # noqa: E402
-import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from absl import app, logging  # noqa: E402
@@ -28,15 +27,9 @@ _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (co
 
 def main(argv: list[str]) -> None:
     del argv
-    from launch.runner import check, train_path
+    from launch.runner import check, config_or_exit, train_path
 
-    c = _CONFIG.value
-    if c is None:
-        sys.exit("error: pass --config=configs/NAME.py")
-    try:
-        check(c)
-    except ValueError as err:
-        sys.exit(f"error: {err}")
+    c = config_or_exit(_CONFIG.value, check)
     logging.set_verbosity(logging.WARNING)
     tasks_file = train_path(c)
     asyncio.run(sft(c, tasks_file))
