@@ -26,6 +26,7 @@ import importlib
 import importlib.util
 import itertools
 import re
+import threading
 from collections.abc import Callable, Collection
 from functools import cache
 from typing import Any, Protocol
@@ -89,13 +90,20 @@ def episode_id(domain: str, task: Task) -> str:
 
 
 # ---------------------------------------------------------------------------- tau2's prompts
+# CPython's ast.parse is not thread-safe (concurrent calls can fail with "SystemError: AST
+# constructor recursion depth mismatch"), and envs are built in worker threads: parse under a
+# lock, once per text.
+_AST_LOCK = threading.Lock()
+
+
+@cache
 def _source_text(module: str, name: str) -> str:
     """A module-level string of a tau2 module, read from its source without importing it: a
     literal, a literal's `.strip()`, or the `content=` literal of a message constructor."""
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
         raise RuntimeError(f"τ²: module {module} is not installed")
-    with open(spec.origin, encoding="utf-8") as f:
+    with open(spec.origin, encoding="utf-8") as f, _AST_LOCK:
         tree = ast.parse(f.read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(

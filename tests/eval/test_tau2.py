@@ -250,3 +250,45 @@ def test_concurrent_episodes_of_one_task_do_not_share_state(chat):
     fresh = environment_constructor("retail")().get_db_hash()
     hashes = {env.environment.get_db_hash() for env in envs}
     assert len(hashes) == 1 and fresh not in hashes
+
+
+
+def test_tau2_prompts_are_never_parsed_by_two_threads_at_once(monkeypatch):
+    """run_tau2 builds envs in worker threads, and CPython's ast.parse is not thread-safe
+    (CI once failed an episode with "SystemError: AST constructor recursion depth
+    mismatch"): reading tau2's prompts from source must serialize the parses. A parse that
+    dawdles widens the window; 8 threads from an empty cache never overlap, and all agree."""
+    import ast
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from prove_jax.eval import tau2_env
+
+    expected = tau2_env.user_system_prompt("scenario", True)
+    running, most, lock, parse = [0], [0], threading.Lock(), ast.parse
+
+    def slow_parse(*args, **kwargs):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.01)
+        try:
+            return parse(*args, **kwargs)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    def build(_: int) -> str:
+        for _ in range(5):
+            tau2_env._source_text.cache_clear()
+            text = tau2_env.user_system_prompt("scenario", True)
+        return text
+
+    monkeypatch.setattr(tau2_env.ast, "parse", slow_parse)
+    with ThreadPoolExecutor(8) as pool:
+        texts = set(pool.map(build, range(16)))
+    monkeypatch.undo()
+    tau2_env._source_text.cache_clear()
+    assert texts == {expected}
+    assert most[0] == 1
