@@ -13,15 +13,20 @@ Baselines, measured in the same run:
                 a 1 GiB `np.copyto` (best of 5; GB/s = bytes read + written / time).
 Ours: `Sampler(model).generate(prompts, SamplingParams(N, temperature=0, stop_token_ids=()))`,
 compilation excluded by one untimed warm-up per shape. Both decode exactly N tokens.
+Where `google-tunix` is installed (`pip install --no-deps -r benchmarks/requirements.txt`, not a
+project requirement), a second peer: Tunix's vanilla `Sampler` over its own Qwen3 loaded from the
+same safetensors (benchmarks/tunix_peer.py), greedy, KV cache sized for prompt + N, timed the same
+way (its T(1) is also prefill plus one unused decode forward); target ours/Tunix >= 2x at every
+batch. Elsewhere one line says it was skipped.
 
 Then the rollout engine's time split over 64 episodes (benchmarks/engine_split.py), sampled by a
 tiny random model with the same vocabulary (see there).
 
 Prefill is timed apart for both: T(1) generates one token (transformers: the prefill; ours: the
 prefill plus one decode forward whose output is unused), so T(N) - T(1) spans N - 1 decode
-forwards in both, and decode tok/s = batch x (N - 1) / (T(N) - T(1)); "e2e" is batch x N / T(N),
-prefill included. Ours and transformers alternate repeat by repeat (best kept), so a busy shared
-machine hurts both alike. Targets: decode ours/transformers >= 2x at batch >= 8, and at batch 1
+forwards in all, and decode tok/s = batch x (N - 1) / (T(N) - T(1)); "e2e" is batch x N / T(N),
+prefill included. Ours and the peers alternate repeat by repeat (best kept), so a busy shared
+machine hurts all alike. Targets: decode ours/transformers >= 2x at batch >= 8, and at batch 1
 >= 80% of the bandwidth bound.
 """
 
@@ -42,6 +47,7 @@ import torch
 import transformers
 
 from benchmarks.engine_split import engine_split
+from benchmarks.tunix_peer import tunix_available, tunix_decoder
 from prove_jax.checkpoint.hf import load_hf
 from prove_jax.models import init_model
 from prove_jax.models.presets import preset
@@ -80,7 +86,8 @@ def wall_time(fn: Callable[[], object]) -> float:
 
 
 def bench_batch(sampler: Sampler, hf: torch.nn.Module, batch: int, n: int, repeats: int,
-                rng: np.random.Generator) -> dict:
+                rng: np.random.Generator,
+                tunix: Callable[[np.ndarray, int], np.ndarray] | None = None) -> dict:
     prompts = rng.integers(1, VOCAB, size=(batch, PROMPT_LEN)).tolist()
     ids = torch.tensor(prompts, dtype=torch.long)
     seeds = list(range(batch))
@@ -98,24 +105,34 @@ def bench_batch(sampler: Sampler, hf: torch.nn.Module, batch: int, n: int, repea
         assert out.shape == (batch, PROMPT_LEN + k), f"transformers gave {tuple(out.shape)}"
         return out
 
-    # Untimed warm-up of both shapes (ours compiles here), and a greedy agreement check.
+    def agreement(tokens: list[int], ref: list[int]) -> int:
+        return next((i for i, (a, b) in enumerate(zip(tokens, ref, strict=True)) if a != b), n)
+
+    peers: list[tuple[str, Callable[[int], object]]] = [("ours", ours), ("hf", theirs)]
+    # Untimed warm-up of every shape (ours and Tunix compile here), and a greedy agreement check.
     ours(1)
     mine = ours(n)[0].tokens
     theirs(1)
     ref = theirs(n)[0, PROMPT_LEN:].tolist()
-    agree = next((i for i, (a, b) in enumerate(zip(mine, ref, strict=True)) if a != b), n)
+    row = {"batch": batch, "agree": agreement(mine, ref)}
+    if tunix is not None:
+        prompt_array = np.asarray(prompts)
+        peers.append(("tunix", lambda k: tunix(prompt_array, k)))
+        tunix(prompt_array, 1)
+        row["tunix_agree"] = agreement(tunix(prompt_array, n)[0].tolist(), ref)
     t: dict[str, float] = {}
     for _ in range(repeats):
-        for name, fn in (("ours", ours), ("hf", theirs)):
+        for name, fn in peers:
             for k in (1, n):
                 key = f"{name}{k}"
                 t[key] = min(t.get(key, float("inf")), wall_time(lambda fn=fn, k=k: fn(k)))
-    row = {"batch": batch, "agree": agree}
-    for name in ("ours", "hf"):
+    for name, _ in peers:
         t1, tn = t[f"{name}1"], t[f"{name}{n}"]
         row[name] = (t1, batch * (n - 1) / max(tn - t1, 1e-9), batch * n / tn)
+    tunix_note = f", tunix {row['tunix'][1]:7.1f} tok/s" if tunix is not None else ""
     print(f"  batch {batch:2d}: ours decode {row['ours'][1]:7.1f} tok/s, transformers "
-          f"{row['hf'][1]:7.1f} tok/s (load average {os.getloadavg()[0]:.2f})", flush=True)
+          f"{row['hf'][1]:7.1f} tok/s{tunix_note} (load average {os.getloadavg()[0]:.2f})",
+          flush=True)
     return row
 
 
@@ -131,12 +148,20 @@ def run(args: argparse.Namespace, root: Path) -> None:
     hf.save_pretrained(root)
     model, _ = load_hf(root, dtype="float32")
     sampler = Sampler(model)
+    tunix = None
+    if tunix_available():
+        tunix = tunix_decoder(root, hf.config, PROMPT_LEN, args.new_tokens)
+        print("tunix peer: its vanilla Sampler over its Qwen3, loaded from the same safetensors")
+    else:
+        print("tunix not installed (pip install --no-deps -r benchmarks/requirements.txt): "
+              "Tunix peer skipped")
     gbs = bandwidth_gbs()
     bound = gbs * 1e9 / weight_bytes
     print(f"memory bandwidth (1 GiB np.copyto, best of 5, read+write): {gbs:.1f} GB/s -> batch-1 "
           f"bound {bound:.1f} tok/s ({weight_bytes / 1e6:.0f} MB of weights per step)")
     rng = np.random.default_rng(0)
-    rows = [bench_batch(sampler, hf, b, args.new_tokens, args.repeats, rng) for b in args.batches]
+    rows = [bench_batch(sampler, hf, b, args.new_tokens, args.repeats, rng, tunix)
+            for b in args.batches]
     print(f"\nprompt {PROMPT_LEN} tokens, {args.new_tokens} new tokens, greedy, best of "
           f"{args.repeats}; decode tok/s = batch x (N-1) / (T(N) - T(1)), prefill excluded; "
           "e2e = batch x N / T(N), prefill included; ratio = ours/transformers decode tok/s; "
@@ -156,11 +181,18 @@ def run(args: argparse.Namespace, root: Path) -> None:
             print(f"\nbatch 1 vs bandwidth bound {bound:.1f} tok/s: ours {od / bound:.0%} "
                   f"({'yes' if od / bound >= BOUND_TARGET else 'NO'}, target >= "
                   f"{BOUND_TARGET:.0%}), transformers {hd / bound:.0%}")
-    try:
-        import tunix  # noqa: F401
-        print("tunix installed: no tunix baseline written yet")
-    except ImportError:
-        print("tunix not installed: skipped")
+    if tunix is not None:
+        print("\nsecond peer, Tunix's vanilla Sampler (same prompts, same timing); ratio = "
+              "ours/Tunix decode tok/s, target >= 2x at every batch; agree = leading greedy "
+              "tokens of row 0 identical to transformers'\n")
+        print("| batch | tunix prefill ms | tunix decode tok/s | tunix e2e tok/s | ratio | "
+              "target | agree |")
+        print("|---|---|---|---|---|---|---|")
+        for r in rows:
+            (tp, td, te), ratio = r["tunix"], r["ours"][1] / r["tunix"][1]
+            print(f"| {r['batch']} | {tp * 1e3:.0f} | {td:.1f} | {te:.1f} | {ratio:.2f} | "
+                  f"{'yes' if ratio >= SPEEDUP_TARGET else 'NO'} | "
+                  f"{r['tunix_agree']}/{args.new_tokens} |")
     if args.engine_episodes:
         # The split measures the engine, not the model: on 2 CPU cores the ~100M model's
         # re-prefill of ~1K-token contexts per turn would take most of an hour for 64 episodes,

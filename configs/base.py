@@ -6,6 +6,8 @@ Paper settings (REFERENCE.md §4) are the defaults where the paper gives them; w
 
 from ml_collections import ConfigDict
 
+from servers.registry import AVAILABLE  # names only: imports no server
+
 
 def get_base_config() -> ConfigDict:
     c = ConfigDict()
@@ -27,6 +29,13 @@ def get_base_config() -> ConfigDict:
         logprob_chunk=1024,  # tokens per LM-head chunk for log-probs
     ))
     c.mesh = ConfigDict(dict(data=1, fsdp=-1, tensor=2))  # paper: tensor parallel 2
+    # Several processes (hosts): prove_jax.distributed.DistributedConfig. Unset fields come
+    # from JAX_COORDINATOR_ADDRESS / JAX_NUM_PROCESSES / JAX_PROCESS_ID, then from JAX's own
+    # cluster detection (TPU pod slices, SLURM, Open MPI).
+    c.distributed = ConfigDict(dict(
+        enabled=False, coordinator_address="", num_processes=0, process_id=-1,
+        cpu_collectives="gloo", initialization_timeout_s=300,
+    ))
     c.optim = ConfigDict(dict(
         lr=1e-6, warmup_steps=0, schedule="constant",  # schedule: not given by the paper
         weight_decay=0.0, b1=0.9, b2=0.999, eps=1e-8, max_grad_norm=1.0,
@@ -65,7 +74,10 @@ def get_base_config() -> ConfigDict:
     ))
     c.servers = ConfigDict(dict(
         transport="inprocess",  # inprocess | stdio | http
-        urls=ConfigDict(),  # server name -> http URL (transport http)
+        # server name -> URL of `python -m servers NAME --transport http` (transport http; ""
+        # unset). Every name is listed so the command line can set one:
+        # --config.servers.urls.payments=http://10.0.0.5:8765/mcp
+        urls=ConfigDict({name: "" for name in AVAILABLE}),
     ))
     # The SFT baseline (launch.sft; the paper gives no SFT hyper-parameters): cross-entropy on
     # the assistant tokens of ground-truth replays of the same train split.

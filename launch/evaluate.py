@@ -179,9 +179,9 @@ async def run_tau2(c: ConfigDict, chat: Any, policy: Callable[[Any], Any]) -> di
 
 def main(argv: list[str]) -> None:
     del argv
-    from launch.runner import config_or_exit
+    from launch.runner import config_or_exit, single_process
 
-    c = config_or_exit(_CONFIG.value, check, validate_categories)
+    c = config_or_exit(_CONFIG.value, single_process, check, validate_categories)
     logging.set_verbosity(logging.WARNING)
     from launch.common import chat_format
     from launch.runner import model_type

@@ -49,13 +49,43 @@ def check(c: ConfigDict) -> None:
     if c.data.train_path and c.data.synthesize <= 0 and not Path(c.data.train_path).is_file():
         raise ValueError(f"--config.data.train_path={c.data.train_path}: no such file (run "
                          "python -m launch.synthesize --config=configs/synth.py first)")
+    if c.data.synthesize <= 0:
+        from launch.wiring import server_specs
+
+        server_specs(c, c.data.train_path)  # a missing server URL names its flag, up front
+
+
+def single_process(c: ConfigDict) -> None:
+    """For entry points that run in one process (all but launch.train)."""
+    if c.get("distributed") is not None and c.distributed.enabled:
+        raise ValueError("this entry point runs in one process; "
+                         "--config.distributed.enabled=True is for launch.train")
 
 
 def train_path(c: ConfigDict) -> Path:
-    """The task file; with data.synthesize > 0, a set synthesized once into <workdir>/data."""
+    """The task file; with data.synthesize > 0, a set synthesized once into <workdir>/data
+    (by process 0 when there are several; the others wait for it: the workdir must be on a
+    file system every host sees, as the checkpoints must)."""
     if c.data.synthesize <= 0:
         return Path(c.data.train_path)
+    import jax
+
     out = Path(c.workdir) / "data"
+    if jax.process_count() > 1:
+        from jax.experimental import multihost_utils
+
+        if jax.process_index() == 0:
+            _synthesize(c, out)
+        multihost_utils.sync_global_devices("prove_jax: tasks synthesized")
+        if not (out / "train.jsonl").is_file():
+            raise FileNotFoundError(f"{out / 'train.jsonl'}: process 0 synthesized it, but "
+                                    "this host does not see it (use a shared workdir)")
+        return out / "train.jsonl"
+    _synthesize(c, out)
+    return out / "train.jsonl"
+
+
+def _synthesize(c: ConfigDict, out: Path) -> None:
     if not (out / "train.jsonl").is_file():
         from configs.synth import get_config as synth_config
         from prove_jax.synthesis.run import run
@@ -68,12 +98,15 @@ def train_path(c: ConfigDict) -> Path:
         result = run(SynthConfig.from_config(s))
         print(f"synthesized {len(result.kept)} tasks into {out} "
               f"({time.perf_counter() - t0:.0f}s)")
-    return out / "train.jsonl"
 
 
 async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: object,
-                 checkpointer: object, *, desc: str, plot: bool) -> None:
-    """Resume, train with a progress bar and metrics, then plot and export (GRPO and SFT)."""
+                 checkpointer: object, *, desc: str, plot: bool,
+                 export_model: object | None = None) -> None:
+    """Resume, train with a progress bar and metrics, then plot and export (GRPO and SFT).
+    With several processes all of them train and save; process 0 alone writes metrics, the
+    plot and the export (of `export_model`, its local copy of the final parameters)."""
+    import jax
     from tqdm import tqdm
 
     from launch.common import tokenizer_dir
@@ -81,32 +114,39 @@ async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: objec
     from prove_jax.rl.metrics import MetricsWriter, plot_rewards
 
     workdir = Path(c.workdir)
+    primary = jax.process_index() == 0
     start = trainer.restore()
-    if start:
+    if start and primary:
         print(f"resumed from {checkpointer.directory} at step {start}")
-    trainer.writer = MetricsWriter(workdir, resume_step=start)
+    trainer.writer = MetricsWriter(workdir, resume_step=start) if primary else None
     bar = tqdm(total=trainer.steps, initial=start, desc=desc, unit="step",
-               disable=not c.train.progress, dynamic_ncols=True)
+               disable=not (c.train.progress and primary), dynamic_ncols=True)
 
     def on_step(step: int, m: dict) -> None:
         bar.update(1)
         shown = {k: f"{m[k]:.4g}" for k in ("reward/total", "loss", "rollout_s", "step_s")
                  if k in m}
         bar.set_postfix(shown)
-        if not c.train.progress:
-            print(f"step {step}: " + " ".join(f"{k} {v}" for k, v in shown.items()), flush=True)
+        if not c.train.progress:  # a plain log: every process's, the loss in full
+            exact = {**shown, **({"loss": repr(m["loss"])} if "loss" in m else {})}
+            print(f"step {step}: " + " ".join(f"{k} {v}" for k, v in exact.items()), flush=True)
 
     trainer.on_step = on_step
     await trainer.run()
     bar.close()
     checkpointer.close()
-    trainer.writer.close()
+    if trainer.writer is not None:
+        trainer.writer.close()
+    if export_model is not None and export_model is not model:
+        trainer.publish(trainer.params)  # a collective: every process takes part
+    if not primary:
+        return
     print(f"metrics: {workdir / 'metrics.jsonl'}; checkpoints: {checkpointer.directory} "
           f"(steps {checkpointer.all_steps()})")
     if plot:
         print(f"reward curve: {plot_rewards(workdir / 'metrics.jsonl', workdir / 'reward.png')}")
     if c.train.export_at_end:
-        out = export_hf(model, model_cfg, c.export.out_dir or workdir / "hf",
+        out = export_hf(export_model or model, model_cfg, c.export.out_dir or workdir / "hf",
                         tokenizer_dir=tokenizer_dir(c.model), dtype=c.export.dtype,
                         max_shard_size=c.export.max_shard_size)
         print(f"exported Hugging Face checkpoint: {out}")

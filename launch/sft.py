@@ -27,9 +27,9 @@ _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (co
 
 def main(argv: list[str]) -> None:
     del argv
-    from launch.runner import check, config_or_exit, train_path
+    from launch.runner import check, config_or_exit, single_process, train_path
 
-    c = config_or_exit(_CONFIG.value, check)
+    c = config_or_exit(_CONFIG.value, single_process, check)
     logging.set_verbosity(logging.WARNING)
     tasks_file = train_path(c)
     asyncio.run(sft(c, tasks_file))

@@ -4,6 +4,9 @@
         --config.workdir=runs/q4b [--config.optim.lr=3e-7 ...]
     python -m launch.train --config=configs/qwen3_4b.py --config.dry_run=True   # memory plan
 
+Several hosts (TPU pod slice, SLURM, or local CPU processes): the same command on every host
+with `--config.distributed.enabled=True` (BUILD.md, "Multi-host training").
+
 Leaves in the workdir: metrics.jsonl (one line per step), tb/ (TensorBoard), reward.png,
 checkpoints/ (Orbax; rerunning the same command resumes from the newest), hf/ (the exported
 Hugging Face checkpoint, written at the end) and run.json (what `launch.export` needs).
@@ -39,6 +42,9 @@ def main(argv: list[str]) -> None:
         print_memory_plan(c)
         return
     try:
+        from prove_jax.distributed import DistributedConfig, initialize
+
+        initialize(DistributedConfig.from_dict(c.distributed))  # before any JAX computation
         check(c)
     except ValueError as err:
         sys.exit(f"error: {err}")
@@ -54,6 +60,7 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
     from launch.common import chat_format, model_from_config, tokenizer_dir
     from launch.runner import finish, model_type
     from launch.wiring import build_collect, loss_config, optim_config, settings_from
+    from prove_jax import distributed
     from prove_jax.checkpoint.train_state import TrainCheckpointer
     from prove_jax.data.loader import task_batches
     from prove_jax.rl.grpo import GRPOTrainer
@@ -69,22 +76,29 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
     model, model_cfg = model_from_config(c.model, mesh, vocab_size=vocab)
     n_params = sum(x.size for x in jax.tree.leaves(nnx.state(model, nnx.Param)))
     print(f"model: {model_cfg.model_type}, {n_params:,} parameters; mesh {dict(mesh.shape)} "
-          f"over {jax.device_count()} {jax.devices()[0].platform} devices")
-    (workdir / "run.json").write_text(json.dumps({
-        "model_config": model_cfg.to_hf(), "tokenizer_dir": tokenizer_dir(c.model),
-        "param_dtype": c.model.param_dtype}, indent=1))
+          f"over {jax.device_count()} {jax.devices()[0].platform} devices"
+          + (f" in {jax.process_count()} processes (this is process {jax.process_index()})"
+             if jax.process_count() > 1 else ""))
+    if distributed.is_primary():
+        (workdir / "run.json").write_text(json.dumps({
+            "model_config": model_cfg.to_hf(), "tokenizer_dir": tokenizer_dir(c.model),
+            "param_dtype": c.model.param_dtype}, indent=1))
+    # the trained model itself, or with several processes a copy on this process's devices
+    sampler_model, sampler_mesh, publish = distributed.sampler_view(model, mesh)
 
     settings = settings_from(c)
-    loader = task_batches(tasks_file, settings.prompts_per_step, seed=c.seed,
+    loader = task_batches(tasks_file, settings.prompts_per_step, seed=c.seed,  # global batch
                           shuffle=c.data.shuffle, process_index=jax.process_index(),
                           process_count=jax.process_count(), max_tools=c.data.max_tools)
     checkpointer = TrainCheckpointer(workdir / "checkpoints", every=c.train.checkpoint_every,
                                      keep=c.train.keep_checkpoints)
-    async with build_collect(c, model, mesh, chat, tasks_file) as collect:
+    async with build_collect(c, sampler_model, sampler_mesh, chat, tasks_file) as collect:
         trainer = GRPOTrainer(settings, model=model, mesh=mesh,
                               optimizer=make_optimizer(optim_config(c)), loss=loss_config(c),
-                              loader=loader, collect=collect, checkpointer=checkpointer)
-        await finish(c, trainer, model, model_cfg, checkpointer, desc="grpo", plot=True)
+                              loader=loader, collect=collect, checkpointer=checkpointer,
+                              publish=publish)
+        await finish(c, trainer, model, model_cfg, checkpointer, desc="grpo", plot=True,
+                     export_model=sampler_model)
 
 
 if __name__ == "__main__":

@@ -72,20 +72,26 @@ def server_specs(c: ConfigDict, tasks_file: str | Path) -> list:
     """One ServerSpec per server the task file needs, over `config.servers`' transport."""
     from prove_jax.tools.manager import ServerSpec
 
-    transport, urls = c.servers.transport, dict(c.servers.urls)
+    transport = c.servers.transport
+    urls = {name: url for name, url in dict(c.servers.urls).items() if url}  # "": unset
+    if urls and transport != "http":
+        raise ValueError(f"servers.urls is set for {sorted(urls)} but servers.transport is "
+                         f"{transport!r}; add --config.servers.transport=http")
     specs = [ServerSpec(name, transport, urls.get(name)) for name in task_servers(tasks_file)]
     missing = [s.name for s in specs if transport == "http" and not s.url]
     if missing:
+        flags = " ".join(f"--config.servers.urls.{n}=http://HOST:PORT/mcp" for n in missing)
         raise ValueError(f"servers.transport=http needs a URL per server; missing {missing} "
-                         "(--config.servers.urls.NAME=http://host:port/mcp)")
+                         f"({flags})")
     return specs
 
 
 @contextlib.asynccontextmanager
 async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
                         tasks_file: str | Path) -> AsyncIterator[Collect]:
-    """Servers started, a sampler over `model` (the trainer's own parameters, not a copy),
-    and `collect(tasks, seed)` playing each task `group_size` times."""
+    """Servers started, a sampler over `model` on `mesh` (the trainer's own parameters, not a
+    copy; with several processes, this process's local copy on its local mesh), and
+    `collect(tasks, seed, first_index)` playing each task `group_size` times."""
     from prove_jax.rollout.engine import RolloutEngine
     from prove_jax.rollout.jax_policy import SamplerPolicy
     from prove_jax.sampling import Sampler, SamplingParams
@@ -100,7 +106,8 @@ async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
     async with MCPManager(specs) as manager:
         engine = RolloutEngine(SamplerPolicy(sampler, params), manager, chat, rollout_config(c))
 
-        async def collect(tasks: list, seed: int) -> list:
-            return await engine.run_groups(tasks, c.rollout.group_size, seed=seed)
+        async def collect(tasks: list, seed: int, first_index: int) -> list:
+            return await engine.run_groups(tasks, c.rollout.group_size, seed=seed,
+                                           first_index=first_index)
 
         yield collect

@@ -1,8 +1,12 @@
 """The prompt loader of a training run: a Grain pipeline over a task split.
 
     source (one JSONL row per task) -> shuffle(seed) -> repeat (a new order every epoch)
-    -> this process's share (rows process_index, process_index + process_count, ...)
-    -> batches of `batch_size` validated Tasks
+    -> global batches of `batch_size` rows -> this process's block of each
+    -> validated Tasks
+
+With several processes, process p takes rows [p * batch_size / n, (p + 1) * batch_size / n) of
+every global batch: the processes' blocks, in process order, are exactly the batch a single
+process would draw, and every process's iterator state is the same (the global batch index).
 
 The iterator's state (`get_state()`, a small JSON dict) goes into every checkpoint, so a
 resumed run draws exactly the batch the interrupted one would have drawn next.
@@ -49,7 +53,8 @@ def _tasks(rows: list[dict[str, Any]], max_tools: int = 0) -> list[Task]:
 def task_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
                  shuffle: bool = True, process_index: int = 0, process_count: int = 1,
                  max_tools: int = 0) -> grain.DatasetIterator:
-    """An endless, checkpointable iterator of `batch_size`-task lists."""
+    """An endless, checkpointable iterator of this process's share of `batch_size`-task
+    global batches."""
     return row_batches(path, batch_size, seed=seed, shuffle=shuffle,
                        process_index=process_index, process_count=process_count,
                        batch_fn=functools.partial(_tasks, max_tools=max_tools))
@@ -58,17 +63,26 @@ def task_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
 def row_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
                 shuffle: bool = True, process_index: int = 0, process_count: int = 1,
                 batch_fn: Any = list) -> grain.DatasetIterator:
-    """The same pipeline over any JSONL file; `batch_fn` turns a list of row dicts into a
-    batch (default: the list itself)."""
+    """The same pipeline over any JSONL file; `batch_fn` turns a list of row dicts (this
+    process's block of a global batch) into a batch (default: the list itself)."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
     if not 0 <= process_index < process_count:
         raise ValueError(f"process_index {process_index} not in [0, {process_count})")
+    if batch_size % process_count:
+        raise ValueError(f"a global batch of {batch_size} does not split over {process_count} "
+                         "processes")
     source = TaskSource(path)
     if len(source) == 0:
         raise ValueError(f"no tasks in {source.path}")
     ds = grain.MapDataset.source(source)
     if shuffle:
         ds = ds.shuffle(seed=seed)
-    ds = ds.repeat()[process_index::process_count]
-    return iter(ds.batch(batch_size, batch_fn=batch_fn).to_iter_dataset())
+    share = batch_size // process_count
+    lo = process_index * share
+    # Only this process's rows are read: the global batch b's block is rows
+    # b * batch_size + lo ... + share of the repeated order.
+    ds = ds.repeat()
+    blocks = grain.MapDataset.range(len(ds) // batch_size).map(
+        lambda b: batch_fn([ds[b * batch_size + lo + j] for j in range(share)]))
+    return iter(blocks.to_iter_dataset())

@@ -6,14 +6,21 @@ sampler holds is pointed at the newest parameter arrays (`nnx.update`, no copy).
 restores the state `Trainer` checkpoints; rollout seeds derive from (run seed, step, round), so
 a run restarted from a checkpoint plays and trains exactly what the uninterrupted run would.
 
-`collect(tasks, seed)` plays each task `group_size` times and returns one list of trajectories
-per task, rewards filled in (`RolloutEngine.run_groups` over MCP sessions in a real run; tests
-may pass any coroutine with that contract).
+`collect(tasks, seed, first_index)` plays each task `group_size` times and returns one list of
+trajectories per task, rewards filled in (`RolloutEngine.run_groups` over MCP sessions in a real
+run; tests may pass any coroutine with that contract). `first_index` is the global position of
+`tasks[0]` in the step's batch, so episode seeds do not depend on how many processes share it.
+
+With several processes (`prove_jax.distributed`) each plays its own block of every batch and
+samples from its own copy of the parameters (`publish`); their rows become one global batch,
+rollout metrics are computed over every process's episodes, and a dynamic-sampling refill goes
+on until every process has enough groups, so all of them draw the same batches.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -23,21 +30,24 @@ import jax
 import numpy as np
 from flax import nnx
 
+from prove_jax import distributed
 from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.rl.advantages import advantages as group_advantages
 from prove_jax.rl.advantages import informative_groups
 from prove_jax.rl.batch import rollout_batch
 from prove_jax.rl.losses import LossConfig
-from prove_jax.rl.metrics import MetricsWriter, rollout_metrics
+from prove_jax.rl.metrics import MetricsWriter, episode_records, summarize_episodes
 from prove_jax.rl.reference import ReferenceLogprobs
 from prove_jax.rl.trainer import Trainer
 from prove_jax.rollout.engine import sampling_seed
 from prove_jax.rollout.task import Task
 from prove_jax.rollout.trajectory import Trajectory
 
+log = logging.getLogger(__name__)
+
 __all__ = ["Collect", "GRPOSettings", "GRPOTrainer", "round_seed"]
 
-Collect = Callable[[list[Task], int], Awaitable[list[list[Trajectory]]]]
+Collect = Callable[[list[Task], int, int], Awaitable[list[list[Trajectory]]]]
 
 
 @dataclass(frozen=True)
@@ -83,7 +93,8 @@ class GRPOTrainer(Trainer):
                  optimizer: Any, loss: LossConfig, loader: Iterator[list[Task]],
                  collect: Collect, writer: MetricsWriter | None = None,
                  checkpointer: TrainCheckpointer | None = None,
-                 on_step: Callable[[int, dict], None] | None = None):
+                 on_step: Callable[[int, dict], None] | None = None,
+                 publish: Callable[[Any], None] | None = None):
         super().__init__(steps=settings.steps, model=model, mesh=mesh, optimizer=optimizer,
                          loss=loss, loader=loader, objective="grpo", rows=settings.rows,
                          micro_batches=settings.micro_batches,
@@ -91,6 +102,17 @@ class GRPOTrainer(Trainer):
                          seed=settings.seed, writer=writer, checkpointer=checkpointer,
                          on_step=on_step)
         self.settings, self.collect = settings, collect
+        # how the sampler gets the newest parameters: the trainer's own arrays (no copy), or
+        # with several processes a process-local copy (`distributed.local_copy`)
+        self.publish = publish or (lambda params: nnx.update(self.model, params))
+        self.processes = jax.process_count()
+        if settings.prompts_per_step % self.processes:
+            raise ValueError(f"prompts_per_step={settings.prompts_per_step} does not split over "
+                             f"{self.processes} processes")
+        if self.processes > 1:
+            from prove_jax.sharding import batch_sharding
+
+            distributed.check_batch_layout(batch_sharding(mesh, 2), self.rows_multiple)
         self.reference = (ReferenceLogprobs(self.graphdef, self.params, mesh,
                                             settings.logprob_chunk, self.micro_batches,
                                             settings.temperature, model.cfg.dtype)
@@ -99,7 +121,9 @@ class GRPOTrainer(Trainer):
     async def _rollouts(self) -> tuple[list[Task], list[list[Trajectory]], dict[str, float]]:
         """Groups to train on, and the metrics of every rollout played for them."""
         s = self.settings
-        nnx.update(self.model, self.params)  # the sampler sees the newest parameters
+        self.publish(self.params)  # the sampler sees the newest parameters
+        share = s.prompts_per_step // self.processes  # this process's block of every batch
+        first = jax.process_index() * share
         played_tasks: list[Task] = []
         played: list[list[Trajectory]] = []
         kept_tasks: list[Task] = []
@@ -107,7 +131,7 @@ class GRPOTrainer(Trainer):
         rounds = 1 + (s.max_refills if s.dynamic_sampling else 0)
         for r in range(rounds):
             tasks = next(self.loader)
-            groups = await self.collect(tasks, round_seed(s.seed, self.step, r))
+            groups = await self.collect(tasks, round_seed(s.seed, self.step, r), first)
             if len(groups) != len(tasks) or any(len(g) != s.group_size for g in groups):
                 raise RuntimeError("collect must return group_size trajectories per task")
             played_tasks += tasks
@@ -116,40 +140,56 @@ class GRPOTrainer(Trainer):
                    else np.ones(len(groups), bool))
             kept_tasks += [t for t, u in zip(tasks, use, strict=True) if u]
             kept += [g for g, u in zip(groups, use, strict=True) if u]
-            if len(kept) >= s.prompts_per_step:
+            if distributed.all_true(len(kept) >= share):
                 break
-        metrics = rollout_metrics(played_tasks, played)
-        metrics["groups_kept"] = float(min(len(kept), s.prompts_per_step))
+        failed = [t.failed for g in played for t in g if t.failed is not None]
+        if failed:  # infrastructure trouble (a lost server, a timeout) must be visible
+            log.warning("step %d: %d of %d episodes failed (this process); first: %s",
+                        self.step + 1, len(failed), sum(map(len, played)), failed[0])
+        everyone = distributed.allgather_json(episode_records(played_tasks, played))
+        records = [r for process in everyone for r in process]
+        metrics = summarize_episodes(records)
+        metrics["groups_kept"] = float(distributed.global_sum(min(len(kept), share)))
         metrics["rollout_rounds"] = float(r + 1)
-        return kept_tasks[:s.prompts_per_step], kept[:s.prompts_per_step], metrics
+        return kept_tasks[:share], kept[:share], metrics
 
-    def _batch(self, groups: Sequence[Sequence[Trajectory]]) -> dict[str, Any]:
+    def _batch(self, groups: Sequence[Sequence[Trajectory]]) -> tuple[dict[str, Any], float,
+                                                                       str]:
+        """(batch, real tokens in it, digest): the global batch of this step (each process
+        builds its block of rows)."""
         s = self.settings
         trajs = [t for g in groups for t in g]
         adv = (np.asarray(group_advantages(_rewards(groups), s.estimator)).reshape(-1)
                if groups else np.zeros(0))
         # Fixed rows per step (dynamic sampling may keep fewer groups): one compiled shape.
-        batch = rollout_batch(trajs or [_empty()], list(adv) or [0.0],
-                              seq_multiple=s.seq_multiple, rows_multiple=self.rows_multiple,
-                              min_rows=s.rows)
+        batch: dict[str, Any] = rollout_batch(
+            trajs or [_empty()], list(adv) or [0.0], seq_multiple=s.seq_multiple,
+            rows_multiple=self.rows_multiple // self.processes,
+            min_rows=s.rows // self.processes)
+        real = distributed.global_sum(float(np.sum(batch["attention_mask"])))
+        if self.processes > 1:
+            batch = distributed.align_widths(batch)
+        rows = [r for block in distributed.allgather_json(_row_digests(batch)) for r in block]
+        digest = hashlib.sha256("".join(rows).encode()).hexdigest()[:16]
+        if self.processes > 1:
+            batch = distributed.global_batch(batch, self.mesh)
         if self.reference is not None:
             batch["ref_logp"] = self.reference(batch["tokens"], batch["attention_mask"],
                                                batch["target_index"])
-        return batch
+        return batch, real, digest
 
     async def train_step(self) -> dict[str, float]:
         t0 = time.perf_counter()
         _, groups, metrics = await self._rollouts()
         t1 = time.perf_counter()
-        batch = self._batch(groups)
+        batch, real, digest = self._batch(groups)
         out: dict[str, Any] = {}
         for _ in range(self.settings.iterations):
             self.params, self.opt_state, out = self._step(self.params, self.opt_state, batch)
         out = {k: float(v) for k, v in jax.device_get(out).items()}
         t2 = time.perf_counter()
         self.step += 1
-        real = float(np.sum(batch["attention_mask"]))
-        metrics["batch_digest"] = _digest(batch)
+        metrics["batch_digest"] = digest
         metrics.update(out)
         metrics.update(rollout_s=t1 - t0, train_s=t2 - t1, step_s=t2 - t0,
                        train_tokens_per_s=real * self.settings.iterations / max(t2 - t1, 1e-9),
@@ -159,12 +199,17 @@ class GRPOTrainer(Trainer):
         return metrics
 
 
-def _digest(batch: dict[str, Any]) -> str:
-    """A short fingerprint of what was trained on (resume checks compare it)."""
-    h = hashlib.sha256()
-    for key in ("tokens", "loss_mask", "old_logp", "advantages"):
-        h.update(np.ascontiguousarray(batch[key]).tobytes())
-    return h.hexdigest()[:16]
+def _row_digests(batch: dict[str, Any]) -> list[str]:
+    """A fingerprint per row of what was trained on; the step's `batch_digest` hashes them in
+    order, so it does not depend on how many processes built the batch (resume and
+    multi-process checks compare it)."""
+    out = []
+    for i in range(len(batch["tokens"])):
+        h = hashlib.sha256()
+        for key in ("tokens", "loss_mask", "old_logp", "advantages"):
+            h.update(np.ascontiguousarray(batch[key][i]).tobytes())
+        out.append(h.hexdigest()[:16])
+    return out
 
 
 def _rewards(groups: Sequence[Sequence[Trajectory]]) -> np.ndarray:

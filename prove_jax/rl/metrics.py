@@ -22,33 +22,49 @@ import numpy as np
 from prove_jax.rollout.task import Task
 from prove_jax.rollout.trajectory import Trajectory
 
-__all__ = ["MetricsWriter", "plot_rewards", "read_metrics", "rollout_metrics"]
+__all__ = ["MetricsWriter", "episode_records", "plot_rewards", "read_metrics", "rollout_metrics",
+           "summarize_episodes"]
 
 
 def _mean(xs: Sequence[float]) -> float:
     return float(np.mean(xs)) if len(xs) else math.nan
 
 
+def episode_records(tasks: Sequence[Task], groups: Sequence[Sequence[Trajectory]]
+                    ) -> list[dict[str, Any]]:
+    """What the rollout metrics need of each episode, as plain JSON (processes gather them
+    from each other before `summarize_episodes`)."""
+    return [{"rewards": dict(t.rewards), "failed": t.failed is not None, "calls": len(t.calls),
+             "assistant_turns": t.assistant_turns, "user_turns": t.user_turns,
+             "response_tokens": t.n_sampled, "seq_len": len(t.tokens),
+             "abstention": task.kind == "abstention",
+             "answered": t.finish_reason == "answered"}
+            for task, g in zip(tasks, groups, strict=True) for t in g]
+
+
+def summarize_episodes(records: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """The step's rollout metrics (module docstring) over `episode_records` rows."""
+    out: dict[str, float] = {"episodes": float(len(records))}
+    if not records:
+        return out
+    names = sorted({k for r in records for k in r["rewards"]})
+    for name in names:
+        out[f"reward/{name}"] = _mean([r["rewards"][name] for r in records
+                                       if name in r["rewards"]])
+    out["failed"] = _mean([float(r["failed"]) for r in records])
+    out["calls_per_episode"] = _mean([r["calls"] for r in records])
+    for key in ("assistant_turns", "user_turns", "response_tokens", "seq_len"):
+        out[key] = _mean([r[key] for r in records])
+    out["abstention_accuracy"] = _mean([float(r["calls"] == 0) for r in records
+                                        if r["abstention"]])
+    out["answered"] = _mean([float(r["answered"]) for r in records])
+    return out
+
+
 def rollout_metrics(tasks: Sequence[Task], groups: Sequence[Sequence[Trajectory]]
                     ) -> dict[str, float]:
-    trajs = [t for g in groups for t in g]
-    out: dict[str, float] = {"episodes": float(len(trajs))}
-    if not trajs:
-        return out
-    names = sorted({k for t in trajs for k in t.rewards})
-    for name in names:
-        out[f"reward/{name}"] = _mean([t.rewards[name] for t in trajs if name in t.rewards])
-    out["failed"] = _mean([float(t.failed is not None) for t in trajs])
-    out["calls_per_episode"] = _mean([len(t.calls) for t in trajs])
-    out["assistant_turns"] = _mean([t.assistant_turns for t in trajs])
-    out["user_turns"] = _mean([t.user_turns for t in trajs])
-    out["response_tokens"] = _mean([t.n_sampled for t in trajs])
-    out["seq_len"] = _mean([len(t.tokens) for t in trajs])
-    abstain = [len(t.calls) == 0 for task, g in zip(tasks, groups, strict=True)
-               if task.kind == "abstention" for t in g]
-    out["abstention_accuracy"] = _mean([float(x) for x in abstain])
-    out["answered"] = _mean([float(t.finish_reason == "answered") for t in trajs])
-    return out
+    """`summarize_episodes` of one process's episodes."""
+    return summarize_episodes(episode_records(tasks, groups))
 
 
 class MetricsWriter:

@@ -54,13 +54,15 @@ class RolloutEngine:
             self.batch_sizes.extend(batcher.batch_sizes)
         return [f.result() for f in futures]
 
-    async def run_groups(self, tasks: Sequence[Task], group_size: int,
-                         seed: int = 0) -> list[list[Trajectory]]:
-        """Each task `group_size` times (GRPO); one list of trajectories per task."""
+    async def run_groups(self, tasks: Sequence[Task], group_size: int, seed: int = 0,
+                         first_index: int = 0) -> list[list[Trajectory]]:
+        """Each task `group_size` times (GRPO); one list of trajectories per task.
+        `first_index` is tasks[0]'s position in the whole batch (several processes each
+        play a block of it and must seed as one process would)."""
         if group_size < 1:
             raise ValueError(f"group_size must be >= 1, got {group_size}")
         jobs = [(task, sampling_seed(seed, i, task.id, g), g)
-                for i, task in enumerate(tasks) for g in range(group_size)]
+                for i, task in enumerate(tasks, start=first_index) for g in range(group_size)]
         flat = await self.run(jobs)
         return [flat[i * group_size:(i + 1) * group_size] for i in range(len(tasks))]
 

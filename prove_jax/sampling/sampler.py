@@ -289,6 +289,12 @@ class Sampler:
         top_k = 0 if greedy else params.top_k
         nucleus = not greedy and params.top_p < 1.0
         fn = self._fn((b, plen, max_new, top_k, greedy, nucleus))
+        if self.mesh is not None:  # placed here: jit refuses sharded numpy inputs when JAX
+            # runs several processes (this mesh is the process's own)
+            rows = NamedSharding(self.mesh, P(BATCH_AXES, None))
+            tokens, mask = jax.device_put((tokens, mask), rows)
+            seed_arr = jax.device_put(seed_arr, NamedSharding(self.mesh, P(BATCH_AXES)))
+            stop = jax.device_put(stop, NamedSharding(self.mesh, P()))
         out_tokens, out_logp, n_out = fn(nnx.state(self.model), tokens, mask, seed_arr, stop,
                                          jnp.float32(params.temperature),
                                          jnp.float32(params.top_p),

@@ -23,17 +23,6 @@ def _cmd(workdir: Path, tasks: Path, *extra: str) -> list[str]:
             "--config.data.synthesize=0", f"--config.data.train_path={tasks}", *extra]
 
 
-@pytest.fixture(scope="module")
-def tasks(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("synth")
-    proc = subprocess.run(
-        [sys.executable, "-m", "launch.synthesize", "--config=configs/synth.py",
-         "--config.num_examples=40", "--config.servers=payments,budget", f"--config.out_dir={out}",
-         "--config.progress=False"], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return out / "train.jsonl"
-
-
 def _metrics(workdir: Path) -> list[dict]:
     return [json.loads(x) for x in (workdir / "metrics.jsonl").read_text().splitlines()]
 

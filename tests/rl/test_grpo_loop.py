@@ -54,9 +54,9 @@ class Loader:
 def _toy_collect(sampler: Sampler, group: int):
     params = SamplingParams(max_new_tokens=NEW, temperature=1.0)
 
-    async def collect(tasks: list[Task], seed: int) -> list[list[Trajectory]]:
+    async def collect(tasks: list[Task], seed: int, first: int) -> list[list[Trajectory]]:
         prompts, seeds = [], []
-        for i, task in enumerate(tasks):
+        for i, task in enumerate(tasks, start=first):
             prompt = list(np.random.default_rng(task.seed).integers(3, 512, 6))
             for g in range(group):
                 prompts.append(prompt)

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from prove_jax.tools.manager import ManagerError, MCPManager, ServerSpec
+from tests.net import free_port
 
 pytestmark = pytest.mark.anyio
 
@@ -83,14 +84,8 @@ async def test_stdio_server_restarts_after_kill_and_reports_lost_episodes():
         assert new_pid != pid
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def test_http_server_with_meta_sessions():
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "servers", "payments", "--transport", "http",
                              "--port", str(port)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
