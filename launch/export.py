@@ -42,7 +42,11 @@ def export_run(workdir: str | Path, out: str | Path, step: int | None = None,
     abstract = nnx.eval_shape(lambda: init_model(cfg))
     graphdef, params_like = nnx.split(abstract, nnx.Param)
     ckpt = TrainCheckpointer(workdir / "checkpoints")
-    params_like = jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype), params_like)
+    # Restored whole onto this host's CPU: the checkpoint may come from another topology
+    # (several processes, other devices), and the export reads every tensor on the host anyway.
+    host = jax.sharding.SingleDeviceSharding(jax.local_devices(backend="cpu")[0])
+    params_like = jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=host),
+                               params_like)
     step, params, _, _ = ckpt.restore(params_like, None, step)
     ckpt.close()
     model = nnx.merge(graphdef, params)
