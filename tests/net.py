@@ -1,6 +1,9 @@
-"""Network helpers the tests share."""
+"""Network and process helpers the tests share."""
 
+import os
 import socket
+import subprocess
+from pathlib import Path
 
 
 def free_port() -> int:
@@ -8,3 +11,21 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def run_processes(commands: list[list[str]], *, devices: int, cwd: Path,
+                  timeout: float) -> list[str]:
+    """Run the commands side by side (the processes of one JAX run, each with `devices` fake
+    CPU devices); every one must exit 0. Returns each one's output (stdout + stderr)."""
+    env = {**os.environ, "XLA_FLAGS": f"--xla_force_host_platform_device_count={devices}",
+           "JAX_PLATFORMS": "cpu"}
+    procs = [subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True) for cmd in commands]
+    try:
+        logs = [p.communicate(timeout=timeout)[0] for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+    for p, log in zip(procs, logs, strict=True):
+        assert p.returncode == 0, log[-3000:]
+    return logs

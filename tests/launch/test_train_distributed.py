@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from safetensors.numpy import load_file
 
-from tests.net import free_port
+from tests.net import free_port, run_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 STEPS = 3
@@ -36,9 +36,7 @@ def _losses(log: str) -> dict[int, str]:
 @pytest.mark.timeout(1500)
 def test_two_processes_train_the_tiny_config_and_one_restores_it(tasks, tmp_path):
     workdir, port = tmp_path / "run", free_port()
-    env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=2",
-           "JAX_PLATFORMS": "cpu"}
-    procs = [subprocess.Popen(
+    logs = run_processes([
         [sys.executable, "-m", "launch.train", "--config=configs/tiny.py",
          f"--config.workdir={workdir}", f"--config.train.steps={STEPS}",
          "--config.train.checkpoint_every=1", "--config.train.progress=False",
@@ -46,16 +44,8 @@ def test_two_processes_train_the_tiny_config_and_one_restores_it(tasks, tmp_path
          "--config.mesh.data=2", "--config.mesh.fsdp=2", "--config.mesh.tensor=1",
          "--config.distributed.enabled=True",
          f"--config.distributed.coordinator_address=127.0.0.1:{port}",
-         "--config.distributed.num_processes=2", f"--config.distributed.process_id={p}"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for p in range(2)]
-    try:
-        logs = [p.communicate(timeout=1200)[0] for p in procs]
-    finally:
-        for p in procs:
-            p.kill()
-    for p, log in zip(procs, logs, strict=True):
-        assert p.returncode == 0, log[-3000:]
+         "--config.distributed.num_processes=2", f"--config.distributed.process_id={p}"]
+        for p in range(2)], devices=2, cwd=ROOT, timeout=1200)
     assert "in 2 processes (this is process 1)" in logs[1]
 
     # both processes took every step, with the same loss to the last digit

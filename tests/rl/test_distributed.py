@@ -6,7 +6,6 @@ tests/launch/test_train_distributed.py."""
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,28 +18,17 @@ from prove_jax import distributed
 from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.models import init_model
 from prove_jax.sharding import batch_sharding, make_mesh
-from tests.net import free_port
+from tests.net import free_port, run_processes
 from tests.rl.test_grpo_loop import CFG
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _workers(out: Path, processes: int, devices: int) -> None:
-    env = {**os.environ, "XLA_FLAGS": f"--xla_force_host_platform_device_count={devices}",
-           "JAX_PLATFORMS": "cpu"}
     port = free_port()
-    procs = [subprocess.Popen(
-        [sys.executable, "-m", "tests.rl.grpo_worker", f"--out={out}",
-         f"--processes={processes}", f"--process_id={p}", f"--port={port}"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for p in range(processes)]
-    try:
-        logs = [p.communicate(timeout=600)[0] for p in procs]
-    finally:
-        for p in procs:
-            p.kill()
-    for p, log in zip(procs, logs, strict=True):
-        assert p.returncode == 0, log[-3000:]
+    run_processes([[sys.executable, "-m", "tests.rl.grpo_worker", f"--out={out}",
+                    f"--processes={processes}", f"--process_id={p}", f"--port={port}"]
+                   for p in range(processes)], devices=devices, cwd=ROOT, timeout=600)
 
 
 @pytest.fixture(scope="module")
