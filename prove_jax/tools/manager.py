@@ -19,101 +19,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+# Re-exported: callers import the shared types from here.
+from prove_jax.tools.connection import (
+    CONTROL_KEY,
+    ERROR_KIND_KEY,
+    SESSION_KEY,
+    CallResult,
+    Connection,
+    ManagerError,
+    ServerDied,
+    ServerSpec,
+    Transport,
+    error_text,
+)
+
+__all__ = ["CONTROL_KEY", "ERROR_KIND_KEY", "SESSION_KEY", "CallResult", "Episode",
+           "MCPManager", "ManagerError", "ServerSpec", "Transport"]
 
 log = logging.getLogger(__name__)
-
-SESSION_KEY = "prove/session"
-CONTROL_KEY = "prove/control"
-ERROR_KIND_KEY = "prove/error_kind"
-Transport = Literal["stdio", "http", "inprocess"]
-
-
-class ManagerError(RuntimeError):
-    """A server that cannot be started or reached; the message names it."""
-
-
-@dataclass(frozen=True)
-class ServerSpec:
-    name: str
-    transport: Transport = "stdio"
-    url: str | None = None  # http: e.g. http://10.0.0.5:8765/mcp
-    seed: int = 0  # seed of the server's default session (stdio/inprocess)
-
-    @property
-    def where(self) -> str:
-        """The server as error messages name it: `'payments' at http://...` or `'payments'
-        (stdio)`."""
-        return (f"{self.name!r} at {self.url}" if self.transport == "http"
-                else f"{self.name!r} ({self.transport})")
-
-
-@dataclass(frozen=True)
-class CallResult:
-    """One tool call's outcome as the rollout and the rewards see it."""
-
-    server: str | None
-    tool: str
-    ok: bool
-    payload: dict | None = None
-    error: str | None = None
-    kind: str = "ok"  # ok | schema_error | execution_error | unknown_tool | session_lost | ...
-
-    def text(self) -> str:
-        """What the policy reads back."""
-        import json
-
-        return json.dumps(self.payload, ensure_ascii=False) if self.ok else f"Error: {self.error}"
-
-
-class _Connection:
-    """One live MCP client to one server, owned by a background task."""
-
-    def __init__(self, spec: ServerSpec, generation: int):
-        self.spec, self.generation = spec, generation
-        self.client: Client | None = None
-        self.tools: list[Any] = []
-        self.ready = asyncio.Event()
-        self.stop = asyncio.Event()
-        self.error: BaseException | None = None
-        self.task: asyncio.Task | None = None
-        self.lost: str | None = None  # set once declared dead: why its sessions are gone
-
-    def target(self) -> Any:
-        spec = self.spec
-        if spec.transport == "stdio":
-            return StdioServerParameters(
-                command=sys.executable,
-                args=["-m", "servers", spec.name, "--transport", "stdio", "--seed", str(spec.seed)])
-        if spec.transport == "http":
-            if not spec.url:
-                raise ManagerError(f"server {spec.name!r}: http transport needs a url")
-            return spec.url
-        from servers.core.app import build_server  # in-process only: no JAX-side dependency
-        from servers.core.runtime import Runtime
-        from servers.registry import load_domain
-
-        return build_server(Runtime(load_domain(spec.name), default_seed=spec.seed))
-
-    async def run(self) -> None:
-        try:
-            async with Client(self.target()) as client:
-                self.client = client
-                self.tools = (await client.list_tools()).tools
-                self.ready.set()
-                await self.stop.wait()
-        except BaseException as err:  # reported to whoever waits on ready
-            self.error = err
-        finally:
-            self.client = None
-            self.ready.set()
 
 
 @dataclass
@@ -136,8 +64,8 @@ class MCPManager:
                  restart_attempts: int = 3):
         self.specs = {s.name: s for s in (ServerSpec(x) if isinstance(x, str) else x
                                           for x in specs)}
-        self._conns: dict[str, _Connection] = {}
-        self._retired: list[_Connection] = []  # dead connections still shutting down
+        self._conns: dict[str, Connection] = {}
+        self._retired: list[Connection] = []  # dead connections still shutting down
         self._down: dict[str, tuple[str, float]] = {}  # server -> (why, when the try ended)
         self._generation = 0
         self._slots = asyncio.Semaphore(max_in_flight)  # the one bound on concurrent calls
@@ -174,9 +102,9 @@ class MCPManager:
         self._conns.clear()
         self._retired.clear()
 
-    async def _connect(self, name: str) -> _Connection:
+    async def _connect(self, name: str) -> Connection:
         self._generation += 1
-        conn = _Connection(self.specs[name], self._generation)
+        conn = Connection(self.specs[name], self._generation)
         conn.task = asyncio.create_task(conn.run(), name=f"mcp-{name}")
         failed = (f"server {conn.spec.where} is unreachable: failed to start a connection"
                   if conn.spec.transport == "http" else f"server {conn.spec.where} failed to start")
@@ -188,11 +116,11 @@ class MCPManager:
             await asyncio.gather(conn.task, return_exceptions=True)
             raise ManagerError(f"{failed}: no answer within {self.connect_timeout}s") from None
         if conn.client is None:
-            raise ManagerError(f"{failed}: {_cause(conn.error)}")
+            raise ManagerError(f"{failed}: {error_text(conn.error)}")
         self._conns[name] = conn
         return conn
 
-    async def _reconnect(self, name: str, attempts: int = 1) -> _Connection:
+    async def _reconnect(self, name: str, attempts: int = 1) -> Connection:
         for attempt in range(attempts):
             try:
                 conn = await self._connect(name)
@@ -206,7 +134,7 @@ class MCPManager:
                 return conn
         raise AssertionError("unreachable")
 
-    async def _recover(self, name: str, dead: _Connection, cause: BaseException | None) -> str:
+    async def _recover(self, name: str, dead: Connection, cause: BaseException | None) -> str:
         """`dead` stopped answering: mark the episodes holding sessions on it lost, then
         restart the server (stdio/inprocess: the manager owns it) or try once to reconnect
         (http: a server on another host that only its owner can restart). Returns why the
@@ -214,7 +142,7 @@ class MCPManager:
         async with self._locks.setdefault(name, asyncio.Lock()):
             if dead.lost is not None:
                 return dead.lost  # someone else handled it already
-            dead.lost = (f"the server {dead.spec.where} went away ({_cause(cause)}); the "
+            dead.lost = (f"the server {dead.spec.where} went away ({error_text(cause)}); the "
                          "episode's session on it is gone")
             dead.stop.set()
             if self._conns.get(name) is dead:
@@ -227,7 +155,7 @@ class MCPManager:
                 self._lose(episode, name, dead.lost)
             owned = dead.spec.transport != "http"
             log.warning("server %s died (%s); %d open episodes lost their session; %s",
-                        dead.spec.where, _cause(cause), len(lost),
+                        dead.spec.where, error_text(cause), len(lost),
                         "restarting" if owned else "reconnecting")
             self.restarts[name] = self.restarts.get(name, 0) + 1
             try:
@@ -262,7 +190,7 @@ class MCPManager:
             why = self._down.get(name, (f"server {name!r} is not running", 0.0))[0]
             raise ManagerError(why)
         if conn.client is None:  # its connection ended since the last call
-            raise _ServerDied(await self._recover(name, conn, conn.error))
+            raise ServerDied(await self._recover(name, conn, conn.error))
         meta = {SESSION_KEY: session} if session is not None else None
         async with self._slots:
             try:
@@ -272,10 +200,10 @@ class MCPManager:
                 raise
             except Exception as err:
                 if not await self._alive(conn):
-                    raise _ServerDied(await self._recover(name, conn, err)) from err
+                    raise ServerDied(await self._recover(name, conn, err)) from err
                 raise
 
-    async def _alive(self, conn: _Connection) -> bool:
+    async def _alive(self, conn: Connection) -> bool:
         """After a failed call: is the connection still usable? (it still answers a listing)"""
         client = conn.client
         if client is None or conn.lost is not None or (conn.task is not None
@@ -337,7 +265,7 @@ class MCPManager:
                     await self._close_session(s, *o)
             err = errors[0]
             raise err if isinstance(err, ManagerError) else ManagerError(
-                f"opening a session failed: {_cause(err)}") from err
+                f"opening a session failed: {error_text(err)}") from err
         sessions = dict(zip(servers, opened, strict=True))
         counts: dict[str, int] = {}
         for s in servers:
@@ -363,7 +291,7 @@ class MCPManager:
             generation = self._conns[name].generation
             try:
                 opened = await self._control(name, "_session_open", {"seed": seed}, None)
-            except _ServerDied:  # a restarted server: its old connection died unnoticed
+            except ServerDied:  # a restarted server: its old connection died unnoticed
                 if attempt:
                     raise
                 continue
@@ -380,7 +308,7 @@ class MCPManager:
         try:
             await self._control(name, "_session_close", {}, session)
         except Exception as err:  # closing is best effort
-            log.warning("closing a %s session: %s", name, _cause(err))
+            log.warning("closing a %s session: %s", name, error_text(err))
 
     async def call(self, episode: Episode, tool: str, arguments: Any) -> CallResult:
         """Route one policy call; every failure comes back as a CallResult, never raised."""
@@ -449,19 +377,6 @@ class MCPManager:
             if server not in episode.lost:
                 await self._close_session(server, session, generation)
         self._episodes.pop(episode.id, None)
-
-
-class _ServerDied(ManagerError):
-    """The server went away during a call; the message says which and why."""
-
-
-def _cause(err: BaseException | None) -> str:
-    """The innermost first error of `err` (anyio wraps transport errors in groups)."""
-    while isinstance(err, BaseExceptionGroup) and err.exceptions:
-        err = err.exceptions[0]
-    if err is None:
-        return "connection closed"
-    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
 
 
 def _text(result: Any) -> str:
