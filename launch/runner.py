@@ -74,7 +74,9 @@ def train_path(c: ConfigDict) -> Path:
     if jax.process_count() > 1:
         from jax.experimental import multihost_utils
 
-        if jax.process_index() == 0:
+        from prove_jax.distributed import is_primary
+
+        if is_primary():
             _synthesize(c, out)
         multihost_utils.sync_global_devices("prove_jax: tasks synthesized")
         if not (out / "train.jsonl").is_file():
@@ -106,15 +108,15 @@ async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: objec
     """Resume, train with a progress bar and metrics, then plot and export (GRPO and SFT).
     With several processes all of them train and save; process 0 alone writes metrics, the
     plot and the export (of `export_model`, its local copy of the final parameters)."""
-    import jax
     from tqdm import tqdm
 
     from launch.common import tokenizer_dir
     from prove_jax.checkpoint.hf import export_hf
+    from prove_jax.distributed import is_primary
     from prove_jax.rl.metrics import MetricsWriter, plot_rewards
 
     workdir = Path(c.workdir)
-    primary = jax.process_index() == 0
+    primary = is_primary()
     start = trainer.restore()
     if start and primary:
         print(f"resumed from {checkpointer.directory} at step {start}")

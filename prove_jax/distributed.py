@@ -11,7 +11,7 @@ Rows of the global batch are laid out process-major: process p owns rows
 [p * rows / n, (p + 1) * rows / n), which must be exactly the rows its devices hold under the
 batch sharding (`check_batch_layout`); its local batch becomes its block of the global one
 through `jax.make_array_from_process_local_data` (`global_batch`). The host-side helpers below
-(`allgather_json`, `all_true`, `global_max`) are collectives: every process must call them in
+(`allgather_json`, `all_true`, `global_sum`) are collectives: every process must call them in
 the same order.
 
 Where the settings come from (config first, then the environment, then JAX's own cluster
@@ -33,7 +33,7 @@ import numpy as np
 from jax.sharding import Mesh, NamedSharding
 
 __all__ = ["DistributedConfig", "align_widths", "all_true", "allgather_json", "check_batch_layout",
-           "global_batch", "global_max", "global_sum", "initialize", "is_primary",
+           "global_batch", "global_sum", "initialize", "is_primary",
            "local_copy", "local_mesh", "process_rows", "sampler_view"]
 
 
@@ -114,10 +114,6 @@ def allgather_json(value: Any) -> list[Any]:
     everyone = multihost_utils.process_allgather(buf)
     return [json.loads(bytes(row[:int(n)]).decode())
             for row, n in zip(everyone, np.ravel(sizes), strict=True)]
-
-
-def global_max(value: int) -> int:
-    return max(allgather_json(int(value)))
 
 
 def global_sum(value: float) -> float:
