@@ -38,6 +38,10 @@ def schema_types(schema: dict) -> frozenset[str]:
 
 
 def json_type(value: Any) -> str:
+    """The JSON type of a decoded JSON value; a subclass counts as its base (an IntEnum is an
+    integer, an OrderedDict an object). Anything else (tuple, set, bytes, Decimal, object())
+    is "non-JSON <class>", which matches no schema type. Kept identical to json_type in
+    servers/core/schema.py: servers/ and prove_jax/ do not import each other."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -50,7 +54,9 @@ def json_type(value: Any) -> str:
         return "string"
     if isinstance(value, list):
         return "array"
-    return "object"
+    if isinstance(value, dict):
+        return "object"
+    return f"non-JSON {type(value).__name__}"
 
 
 def _strip_role(base: str) -> str:

@@ -10,7 +10,9 @@ model can act on (what was wrong, what is valid).
 from __future__ import annotations
 
 import inspect
+import math
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -98,6 +100,9 @@ def signature_schemas(fn: Callable[..., Any]) -> tuple[dict, dict, list[str]]:
         if p.name not in hints:
             raise TypeError(f"{fn.__name__}: parameter {p.name!r} needs a type hint")
         schema = type_schema(hints[p.name], nullable_ok=False)
+        if _has_fields(schema):
+            raise TypeError(f"{fn.__name__}: parameter {p.name!r} is an object with fields; "
+                            "check_value does not check nested fields, so use flat parameters")
         if "description" not in schema:
             raise TypeError(f"{fn.__name__}: parameter {p.name!r} needs Arg(description)")
         if p.default is inspect.Parameter.empty:
@@ -113,13 +118,23 @@ def signature_schemas(fn: Callable[..., Any]) -> tuple[dict, dict, list[str]]:
     return input_schema, type_schema(ret), [p.name for p in params]
 
 
+def _has_fields(schema: dict) -> bool:
+    """Does an input schema hold an object with declared fields (a TypedDict), at any depth?"""
+    items = schema.get("items")
+    return "properties" in schema or (bool(items) and _has_fields(items))
+
+
 # ----------------------------------------------------------------------------- validation
 _JSON_NAMES = {"string": "a string", "integer": "an integer", "number": "a number",
                "boolean": "a boolean (true/false)", "array": "an array", "object": "an object",
                "null": "null"}
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON type of a decoded JSON value; a subclass counts as its base (an IntEnum is an
+    integer, an OrderedDict an object). Anything else (tuple, set, bytes, Decimal, object())
+    is "non-JSON <class>", which matches no schema type. Kept identical to json_type in
+    prove_jax/synthesis/schemas.py: servers/ and prove_jax/ do not import each other."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -134,16 +149,23 @@ def _json_type(value: Any) -> str:
         return "array"
     if isinstance(value, dict):
         return "object"
-    return type(value).__name__
+    return f"non-JSON {type(value).__name__}"
 
 
 def check_value(value: Any, schema: dict, where: str) -> Any:
     """Validate (and normalise: 5.0 -> 5 for integers) one value; raise SchemaError."""
     kind = schema.get("type")
-    actual = _json_type(value)
+    if isinstance(kind, list):  # [T, "null"]: how type_schema writes an Optional in a list
+        if value is None and "null" in kind:
+            return None
+        (kind,) = [k for k in kind if k != "null"]
+    actual = json_type(value)
     if kind == "integer" and actual == "number" and float(value).is_integer():
         value, actual = int(value), "integer"
     elif kind == "number" and actual == "integer":
+        if abs(value) > sys.float_info.max:
+            raise SchemaError(f"argument {where} must be a finite number, got an integer "
+                              f"beyond {sys.float_info.max:.3g}")
         value = float(value)  # one Python type per schema type: amounts stay floats in state
     ok = (kind is None or actual == kind or (kind == "number" and actual == "integer"))
     if not ok:
@@ -152,6 +174,9 @@ def check_value(value: Any, schema: dict, where: str) -> Any:
     if "enum" in schema and value not in schema["enum"]:
         raise SchemaError(f"argument {where} must be one of {schema['enum']}, got {value!r}")
     if kind in ("integer", "number"):
+        # NaN passes every range check (all its comparisons are false) and poisons state.
+        if actual == "number" and not math.isfinite(value):
+            raise SchemaError(f"argument {where} must be a finite number, got {value}")
         if "minimum" in schema and value < schema["minimum"]:
             raise SchemaError(f"argument {where} must be >= {schema['minimum']}, got {value}")
         if "maximum" in schema and value > schema["maximum"]:
@@ -185,7 +210,7 @@ def make_validator(tool: str, schema: dict) -> Callable[[Any], dict[str, Any]]:
         if arguments is None:
             arguments = {}
         if not isinstance(arguments, dict):
-            got = _json_type(arguments)
+            got = json_type(arguments)
             raise SchemaError(f"{tool}: arguments must be a JSON object, got {got}")
         for name in arguments:
             if name not in properties:

@@ -48,20 +48,23 @@ class Table:
         row_id = row[self.key]
         if row_id in self._rows:
             raise ToolError(f"{self.kind} {row_id!r} already exists")
-        self._state._journal.append((self._rows, row_id, _MISSING))
+        self._state._journal.append((self._rows, row_id, _MISSING, None))
         self._rows[row_id] = row
         return row
 
     def update(self, row_id: str, **changes: Any) -> Row:
         old = self.get(row_id)
-        self._state._journal.append((self._rows, row_id, old))
+        self._state._journal.append((self._rows, row_id, old, None))
         new = {**old, **changes}
         self._rows[row_id] = new
         return new
 
     def delete(self, row_id: str) -> Row:
         old = self.get(row_id)
-        self._state._journal.append((self._rows, row_id, old))
+        # Its position too: list tools return rows in table order, so a rollback must put the
+        # row back where it was, not at the end.
+        position = list(self._rows).index(row_id)
+        self._state._journal.append((self._rows, row_id, old, position))
         del self._rows[row_id]
         return old
 
@@ -77,7 +80,8 @@ class State:
     def __init__(self) -> None:
         self.tables: dict[str, Table] = {}
         self._vars: dict[str, Any] = {}
-        self._journal: list[tuple[dict, str, Any]] = []
+        # (store, key, old value or _MISSING, position of a deleted row or None)
+        self._journal: list[tuple[dict, str, Any, int | None]] = []
 
     def table(self, name: str, *, key: str = "id", kind: str | None = None,
               hint: str = "") -> Table:
@@ -94,7 +98,7 @@ class State:
         return self._vars.get(name, default)
 
     def set_var(self, name: str, value: Any) -> None:
-        self._journal.append((self._vars, name, self._vars.get(name, _MISSING)))
+        self._journal.append((self._vars, name, self._vars.get(name, _MISSING), None))
         self._vars[name] = value
 
     def next_id(self, prefix: str, width: int = 4) -> str:
@@ -109,11 +113,15 @@ class State:
         self._journal.clear()
 
     def rollback(self) -> None:
-        for store, key, old in reversed(self._journal):
+        # Newest first: each undo then sees the store exactly as its change left it, so a
+        # deleted row's recorded position is still right.
+        for store, key, old, position in reversed(self._journal):
             if old is _MISSING:
                 store.pop(key, None)
-            else:
+            elif position is None:
                 store[key] = old
+            else:
+                _put_at(store, key, old, position)
         self._journal.clear()
 
     def commit(self) -> None:
@@ -130,6 +138,13 @@ class State:
 
     def digest(self) -> str:
         return hashlib.sha256(self.canonical().encode()).hexdigest()
+
+
+def _put_at(store: dict, key: str, value: Any, position: int) -> None:
+    """Insert `key` at `position` of the dict's order (the dict is changed in place)."""
+    tail = [(k, store.pop(k)) for k in list(store)[position:]]
+    store[key] = value
+    store.update(tail)
 
 
 class _Missing:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 REFERENCE_DATE = dt.date(2026, 6, 15)  # "today" in every world; data is dated relative to it
 
@@ -120,17 +120,18 @@ class World:
         return self.people[0]
 
     def person(self, person_id: str) -> Person:
-        return next(p for p in self.people if p.id == person_id)
+        # A KeyError naming the id, not a bare StopIteration (which a generator turns into
+        # "generator raised StopIteration").
+        found = next((p for p in self.people if p.id == person_id), None)
+        if found is None:
+            raise KeyError(f"no person {person_id!r} in the world of seed {self.seed}")
+        return found
 
     def company(self, company_id: str) -> Company:
-        return next(c for c in self.companies if c.id == company_id)
-
-    def as_dict(self) -> dict:
-        return {"seed": self.seed, "reference_date": self.reference_date.isoformat(),
-                "people": [asdict(p) for p in self.people],
-                "companies": [asdict(c) for c in self.companies],
-                "cities": [asdict(c) for c in self.cities],
-                "places": [asdict(p) for p in self.places]}
+        found = next((c for c in self.companies if c.id == company_id), None)
+        if found is None:
+            raise KeyError(f"no company {company_id!r} in the world of seed {self.seed}")
+        return found
 
 
 def rng_for(seed: int, *scope: str) -> random.Random:
