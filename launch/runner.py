@@ -43,9 +43,9 @@ def check(c: ConfigDict) -> None:
                          "python -m launch.synthesize) or --config.data.synthesize=N")
     import jax
 
-    from prove_jax.sharding import mesh_shape
-
-    mesh_shape(dict(c.mesh), jax.device_count())  # MeshError names the devices it needs
+    check_mesh(c, jax.device_count(), jax.process_count())
+    if jax.process_count() > 1:
+        check_process_layout(c)
     if c.data.train_path and c.data.synthesize <= 0 and not Path(c.data.train_path).is_file():
         raise ValueError(f"--config.data.train_path={c.data.train_path}: no such file (run "
                          "python -m launch.synthesize --config=configs/synth.py first)")
@@ -53,6 +53,44 @@ def check(c: ConfigDict) -> None:
         from launch.wiring import server_specs
 
         server_specs(c, c.data.train_path)  # a missing server URL names its flag, up front
+
+
+def check_mesh(c: ConfigDict, n_devices: int, n_processes: int) -> dict[str, int]:
+    """The resolved mesh shape, or ValueError for a mesh the run cannot use. Any (data, fsdp,
+    tensor) that fits the devices works in one process: the sampler pads its batch to a multiple
+    of data x fsdp and the trainer its rows. With several processes each owns a block of the
+    batch rows and of the step's prompts, so both must split over the processes."""
+    from prove_jax.sharding import mesh_shape
+
+    shape = mesh_shape(dict(c.mesh), n_devices)  # MeshError names the devices it needs
+    if n_processes == 1:
+        return shape
+    ways = shape["data"] * shape["fsdp"]
+    if ways % n_processes:
+        raise ValueError(
+            f"--config.mesh.data={shape['data']} x --config.mesh.fsdp={shape['fsdp']} = {ways} "
+            f"batch shards do not split over {n_processes} processes (each process owns a "
+            f"block of the batch rows): make data x fsdp a multiple of {n_processes}")
+    if c.rollout.prompts_per_step % n_processes:
+        raise ValueError(
+            f"--config.rollout.prompts_per_step={c.rollout.prompts_per_step} does not split "
+            f"over {n_processes} processes (each plays its share): make it a multiple of "
+            f"{n_processes}")
+    return shape
+
+
+def check_process_layout(c: ConfigDict) -> None:
+    """With several processes, the devices each holds must hold its block of rows (the
+    trainer's `distributed.check_batch_layout`, here before any weights load): depends on how
+    the global device list orders processes, which `check_mesh` cannot see."""
+    from prove_jax.distributed import check_batch_layout
+    from prove_jax.sharding import batch_sharding, make_mesh
+
+    mesh = make_mesh(dict(c.mesh))
+    try:
+        check_batch_layout(batch_sharding(mesh, 2), mesh.shape["data"] * mesh.shape["fsdp"])
+    except ValueError as err:
+        raise ValueError(f"--config.mesh.data/fsdp/tensor: {err}") from None
 
 
 def single_process(c: ConfigDict) -> None:

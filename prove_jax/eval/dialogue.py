@@ -43,7 +43,7 @@ __all__ = ["DialogueConfig", "DialogueRecord", "EvalEnv", "ToolOutcome", "UserTu
 
 @dataclass(frozen=True)
 class ToolOutcome:
-    kind: str  # ok | execution_error | schema_error | unknown_tool
+    kind: str  # ok | execution_error | schema_error | unknown_tool | malformed_call (parser)
     text: str  # what the model reads back
 
 

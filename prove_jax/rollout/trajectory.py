@@ -14,11 +14,14 @@ from typing import Any
 
 __all__ = ["CallRecord", "Trajectory", "outcome_of"]
 
-# The manager's kinds in the rewards' vocabulary (REFERENCE.md §3 / prove_jax.rewards.types).
-# session_lost is an infrastructure failure: it scores as an execution error and also marks the
-# trajectory failed, so a trainer can drop it.
+# The parser's and manager's kinds in the rewards' vocabulary (REFERENCE.md §3 /
+# prove_jax.rewards.types). A malformed call (no name readable) scores as an unknown tool: it
+# names no tool that exists (R_val 0, ToolRL format 0). session_lost is an infrastructure
+# failure: it scores as an execution error and also marks the trajectory failed, so a trainer
+# can drop it.
 _OUTCOMES = {"ok": "ok", "execution_error": "execution_error", "schema_error": "schema_error",
-             "unknown_tool": "unknown_tool", "session_lost": "execution_error"}
+             "unknown_tool": "unknown_tool", "malformed_call": "unknown_tool",
+             "session_lost": "execution_error"}
 
 
 def outcome_of(kind: str) -> str:
@@ -34,7 +37,7 @@ class CallRecord:
     name: str
     arguments: dict
     outcome: str  # ok | execution_error | schema_error | unknown_tool
-    kind: str  # the raw kind (parser or manager), e.g. session_lost
+    kind: str  # the raw kind (parser or manager), e.g. session_lost, malformed_call
     result: str  # the text the model read back
     server: str | None = None
     error: str | None = None

@@ -8,8 +8,10 @@ Returned log-probs are log softmax(logits / temperature) of the sampled tokens (
 for greedy), before top-k/top-p truncation: what a teacher-forced forward computes, so GRPO's
 importance ratio starts at exactly 1.
 
-Shapes are bucketed (batch and prompt length to powers of two, new tokens to the request's
-bucket) so that recompilation is bounded; `Sampler.compilations` counts the compiled shapes.
+Shapes are bucketed so that recompilation is bounded: prompt length and new tokens to powers of
+two, the batch to a power of two rounded up to a multiple of the mesh's data ways (data x fsdp,
+which split the rows: 3 or 6 ways cannot split a power of two; see `batch_bucket`).
+`Sampler.compilations` counts the compiled shapes.
 """
 
 from __future__ import annotations
@@ -59,6 +61,13 @@ class SampleOutput:
 def bucket(n: int, minimum: int = 1) -> int:
     """The next power of two >= max(n, minimum)."""
     return 1 << max(0, math.ceil(math.log2(max(n, minimum))))
+
+
+def batch_bucket(n: int, data_ways: int = 1) -> int:
+    """Rows for a batch of n prompts: the power-of-two bucket rounded up to a multiple of
+    data_ways, so the rows split evenly over the mesh's batch axes (still one shape per
+    power of two)."""
+    return -(-bucket(n) // data_ways) * data_ways
 
 
 def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array | None) -> jax.Array:
@@ -272,7 +281,7 @@ class Sampler:
         seeds = list(seeds) if seeds is not None else list(range(len(prompts)))
         data_ways = 1 if self.mesh is None else (self.mesh.shape["data"]
                                                  * self.mesh.shape["fsdp"])
-        b = max(bucket(len(prompts)), data_ways)
+        b = batch_bucket(len(prompts), data_ways)
         plen = bucket(max(map(len, prompts)), self.min_prompt_bucket)
         max_new = bucket(params.max_new_tokens)
         tokens = np.full((b, plen), self.pad_id, np.int32)

@@ -21,8 +21,9 @@ Tool calls (REFERENCE.md §6): Qwen3 / Qwen2.5 (Hermes) write one
 `<tool_call>\\n{"name": ..., "arguments": {...}}\\n</tool_call>` block per call, several blocks
 being parallel calls; Granite 4.x writes `<tool_call>{json}</tool_call>` and older Granite
 releases put a JSON list of calls in one block, so both an object and a list are accepted for
-every family. A malformed call never raises: it becomes a ParsedCall with an error (and the
-rewards' outcome for it) that the episode shows the model as a tool error.
+every family. A malformed call never raises: it becomes a ParsedCall with an error and a kind
+(`malformed_call` when no call can be read from the text, `unknown_tool`, `schema_error`) that
+the episode shows the model as a tool error.
 """
 
 from __future__ import annotations
@@ -71,12 +72,13 @@ def family_for(model_type: str) -> str:
 @dataclass(frozen=True)
 class ParsedCall:
     """One call the model wrote. `error` set means it is not executed; the model reads
-    `Error: <error>` as its result, and `kind` is the rewards' outcome for it."""
+    `Error: <error>` as its result. `kind` says what was wrong; the rollout maps it to the
+    rewards' outcome (`prove_jax.rollout.trajectory.outcome_of`)."""
 
     name: str  # "" when no name could be read
     arguments: dict  # {} when no object could be read
     error: str | None = None
-    kind: str = "ok"  # ok | unknown_tool (unreadable or unknown name) | schema_error
+    kind: str = "ok"  # ok | malformed_call (no call readable) | unknown_tool | schema_error
     raw: str = ""  # the text inside the tag, for logs
 
     @property
@@ -194,7 +196,7 @@ class ChatFormat:
         return ParsedTurn(content, tuple(calls))
 
 
-def _bad(raw: str, error: str, kind: str = "unknown_tool", name: str = "") -> ParsedCall:
+def _bad(raw: str, error: str, kind: str = "malformed_call", name: str = "") -> ParsedCall:
     return ParsedCall(name, {}, error, kind, raw)
 
 
@@ -223,7 +225,7 @@ def _parse_call(obj: Any, names: set[str], raw: str) -> ParsedCall:
                          "{...}})")
     if name not in names:
         return _bad(raw, f"unknown tool {name!r}; available tools: {', '.join(sorted(names))}",
-                    name=name)
+                    kind="unknown_tool", name=name)
     args = obj.get("arguments", {})  # a missing object means no arguments; the tool checks
     if isinstance(args, str):  # some models write the arguments as a JSON string
         with contextlib.suppress(json.JSONDecodeError):

@@ -205,7 +205,7 @@ def test_bad_calls_in_an_episode_and_scoring(chat):
     assert rec.failed is None and rec.finish_reason == "user_done"
     assert len(rec.turns) == len(entry.questions)
     assert [c["kind"] for c in rec.turns[0][0]] == [
-        "unknown_tool", "schema_error", "execution_error", "unknown_tool"]
+        "unknown_tool", "schema_error", "execution_error", "malformed_call"]
     assert all(c["kind"] == "ok" for c in rec.turns[0][1])
     # Only calls that ran are decoded, in BFCL's handler format.
     assert decode_turns(rec)[0] == [

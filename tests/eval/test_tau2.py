@@ -217,7 +217,7 @@ def test_bad_calls_are_tool_errors_and_the_episode_goes_on(chat):
     rec = play(env, key, policy, chat)
     assert rec.failed is None and rec.finish_reason == "user_done"
     kinds = [step[0]["kind"] for step in rec.turns[0] if step]
-    assert kinds == ["unknown_tool", "schema_error", "ok"]  # 7 is not a string id
+    assert kinds == ["malformed_call", "schema_error", "ok"]  # 7 is not a string id
     assert rec.turns[0][1][0]["result"].startswith("Error:")
     row = score_episode("airline", task, env.messages, finish_reason=rec.finish_reason,
                         tool_errors=env.tool_errors)

@@ -160,6 +160,7 @@ async def test_groups_play_end_to_end(chat):
         assert tr.rewards["cov"] == 1.0
     for tr in by_task["malformed"]:  # the error is shown to the model; the episode continues
         assert [c.outcome for c in tr.calls] == ["unknown_tool", "ok"]
+        assert [c.kind for c in tr.calls] == ["malformed_call", "ok"]
         assert "<tool_response>\nError: tool call is not valid JSON" in records[tr.seed][1].context
     for tr in by_task["unknown"]:
         assert [(c.name, c.outcome) for c in tr.calls] == [

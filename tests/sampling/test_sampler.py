@@ -120,6 +120,32 @@ def test_sharded_sampler_equals_single_device(hf_checkpoint):
         np.testing.assert_allclose(a.logprobs, b.logprobs, atol=1e-5)
 
 
+@pytest.mark.parametrize(("axes", "n"), [({"data": 3, "fsdp": 1, "tensor": 1}, 4),
+                                         ({"data": 3, "fsdp": 2, "tensor": 1}, 7)])
+def test_batch_axes_that_split_no_power_of_two(hf_checkpoint, axes, n):
+    """data x fsdp of 3 or 6 ways: the batch (4 or 7 prompts, bucket 4 or 8) is padded to a
+    multiple of the ways (6 or 12 rows), where rounding to a power of two could not split."""
+    path, _ = hf_checkpoint("qwen2_bias")
+    ways = axes["data"] * axes["fsdp"]
+    mesh = make_mesh(axes, devices=jax.devices()[:ways])
+    single, _ = load_hf(path, dtype="float32")
+    sharded, _ = load_hf(path, mesh=mesh, dtype="float32")
+    prompts = _prompts(6, lengths=(4, 7, 12, 5, 9, 3, 6)[:n])
+    params = SamplingParams(max_new_tokens=6, temperature=0)
+    ref = Sampler(single).generate(prompts, params)
+    got = Sampler(sharded, mesh=mesh).generate(prompts, params)
+    assert [o.tokens for o in got] == [o.tokens for o in ref]
+
+
+def test_batch_bucket_is_a_power_of_two_rounded_to_the_data_ways():
+    from prove_jax.sampling import batch_bucket
+
+    # (prompts, data ways) -> rows, by hand: next power of two, then next multiple of the ways
+    cases = {(1, 1): 1, (3, 1): 4, (5, 1): 8, (4, 3): 6, (1, 3): 3, (5, 3): 9, (7, 6): 12,
+             (3, 8): 8, (9, 8): 16, (2, 12): 12, (13, 12): 24}
+    assert {k: batch_bucket(*k) for k in cases} == cases
+
+
 def test_bad_requests_are_named():
     with pytest.raises(ValueError, match="max_new_tokens"):
         SamplingParams(max_new_tokens=0)

@@ -76,11 +76,11 @@ def test_parse_granite_list_and_object_forms(chat):
 
 
 @pytest.mark.parametrize(("body", "kind", "error"), [
-    ('{"name": "send_payment", "arguments": {"amount": 1', "unknown_tool", "not valid JSON"),
-    ('{"arguments": {"amount": 1}}', "unknown_tool", "no 'name'"),
-    ('{"name": 7, "arguments": {}}', "unknown_tool", "no 'name'"),
-    ('"send_payment"', "unknown_tool", "must be a JSON object"),
-    ("[]", "unknown_tool", "empty list"),
+    ('{"name": "send_payment", "arguments": {"amount": 1', "malformed_call", "not valid JSON"),
+    ('{"arguments": {"amount": 1}}', "malformed_call", "no 'name'"),
+    ('{"name": 7, "arguments": {}}', "malformed_call", "no 'name'"),
+    ('"send_payment"', "malformed_call", "must be a JSON object"),
+    ("[]", "malformed_call", "empty list"),
     ('{"name": "send_payment", "arguments": [1, 2]}', "schema_error", "must be a JSON object"),
     ('{"name": "send_payment", "arguments": "amount=1"}', "schema_error", "got str"),
     ('{"name": "teleport", "arguments": {}}', "unknown_tool", "unknown tool 'teleport'"),
@@ -101,6 +101,7 @@ def test_parse_edge_cases(qwen3):
     assert no_args.calls[0].ok and no_args.calls[0].arguments == {}
     cut = qwen3.parse('<tool_call>\n{"name": "get_wallet", "argu', NAMES)
     assert not cut.calls[0].ok and "unterminated" in cut.calls[0].error
+    assert cut.calls[0].kind == "malformed_call"
     mixed = qwen3.parse('<tool_call>\n{"name": "teleport"}\n</tool_call>\n<tool_call>\n'
                         '{"name": "get_wallet", "arguments": {}}\n</tool_call>', NAMES)
     assert [(c.name, c.ok) for c in mixed.calls] == [("teleport", False), ("get_wallet", True)]

@@ -1,0 +1,55 @@
+"""`launch.runner.check` refuses, before any weights load, a mesh the run cannot use, with one
+ValueError naming the config fields; a mesh whose batch axes split no power of two is fine."""
+
+import jax
+import pytest
+
+from configs.tiny import get_config
+from launch.runner import check, check_mesh
+
+
+def _config(tmp_path, **mesh):
+    c = get_config()
+    c.workdir = str(tmp_path)
+    c.mesh.update(mesh)
+    return c
+
+
+def test_batch_axes_of_three_or_six_ways_are_accepted(tmp_path):
+    # the sampler pads its batch to a multiple of data x fsdp; the trainer pads its rows
+    assert check_mesh(_config(tmp_path, data=3, fsdp=1, tensor=2), 6, 1) == {
+        "data": 3, "fsdp": 1, "tensor": 2}
+    assert check_mesh(_config(tmp_path, data=3, fsdp=2, tensor=2), 12, 1)["fsdp"] == 2
+    assert check_mesh(_config(tmp_path, data=1, fsdp=-1, tensor=2), 6, 1)["fsdp"] == 3
+    check(_config(tmp_path))  # the tiny config on the 8 test devices
+
+
+def test_several_processes_need_batch_shards_and_prompts_that_split(tmp_path):
+    assert check_mesh(_config(tmp_path), 8, 2) == {"data": 2, "fsdp": 2, "tensor": 2}
+    with pytest.raises(ValueError, match=r"--config\.mesh\.data=3 x --config\.mesh\.fsdp=1 = 3 "
+                                         r"batch shards do not split over 2 processes"):
+        check_mesh(_config(tmp_path, data=3, fsdp=1, tensor=2), 6, 2)
+    # a tensor axis over every device: 1 batch shard, which two processes cannot share
+    with pytest.raises(ValueError, match=r"--config\.mesh\.fsdp=1 = 1 batch shards"):
+        check_mesh(_config(tmp_path, data=1, fsdp=1, tensor=8), 8, 2)
+    c = _config(tmp_path)
+    c.rollout.prompts_per_step = 3
+    with pytest.raises(ValueError, match=r"--config\.rollout\.prompts_per_step=3 does not split "
+                                         r"over 2 processes"):
+        check_mesh(c, 8, 2)
+    check_mesh(c, 8, 1)  # one process plays any number
+
+
+def test_check_refuses_them_for_the_processes_jax_reports(tmp_path, monkeypatch):
+    monkeypatch.setattr(jax, "process_count", lambda: 2)
+    monkeypatch.setattr(jax, "process_index", lambda: 0)
+    c = _config(tmp_path)
+    c.rollout.prompts_per_step = 3
+    with pytest.raises(ValueError, match=r"--config\.rollout\.prompts_per_step=3"):
+        check(c)
+    # The arithmetic holds but the devices disagree: this one process holds all 8 devices,
+    # so every row, not the first half its share names (distributed.check_batch_layout).
+    with pytest.raises(ValueError, match=r"--config\.mesh\.data/fsdp/tensor: .*its share is "
+                                         r"\[0, 2\)"):
+        check(_config(tmp_path))
+    assert not any(tmp_path.iterdir())  # nothing started
