@@ -2,7 +2,8 @@
 data iterator state, RNG seed, anything else a resumed run needs to continue exactly).
 
 Saves are asynchronous (the device-to-host copy happens in `save`, the write in the
-background), every `every` steps, keeping the newest `keep`. Orbax writes each step into a
+background), at multiples of `every` (and the first save into an empty directory: Orbax's
+initial save), keeping the newest `keep`. Orbax writes each step into a
 temporary directory and renames it only once complete, and `latest_step` lists only finished
 ones, so a run killed mid-save resumes from the previous checkpoint, never a half-written one.
 Restores go straight into the target shardings (abstract arrays carry them).

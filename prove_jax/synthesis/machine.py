@@ -121,80 +121,132 @@ def _alternative(graph: ToolGraph, run: ChainRun, queue: list[str], pos: int,
     return rng.choice(options) if options else None
 
 
+MAX_SWITCHES = 2  # other tools tried in place of failing ones, per chain
+
+
 async def execute_chain(plan: Plan, graph: ToolGraph, cfg: SynthConfig, filler: ValueFiller,
                         manager: Any, episode: Any, ctxs: dict[str, Context],
                         names: dict[tuple[str, str], str], rng: random.Random) -> ChainRun:
     """Run the plan's chain on `episode` through TURN -> EXECUTE -> RESPONSE -> CONTINUATION."""
-    run = ChainRun(trace=[Phase.QUERY.value])
-    local = {route: exposed for exposed, route in episode.routes.items()}
-
-    async def call(node: ToolNode, args: dict) -> Any:
-        run.count("calls")
-        return await manager.call(episode, local[(node.server, node.name)], args)
-
+    machine = _Machine(graph, cfg, filler, manager, episode, ctxs, names, rng,
+                       lookups=plan.info == "minimal")
+    run = machine.run
     queue = list(plan.chain)
     if plan.variant == "missing_function":
         queue = queue[:plan.hide_pos + 1]  # nothing after the hidden tool is ever asked for
     pos, switched = 0, 0
     tried: set[str] = set()
     while pos < len(queue):
-        node = graph.nodes[queue[pos]]
-        avoid: set[tuple[str, Any]] = set()
-        accepted = False
-        for attempt in range(cfg.max_retries + 1):
-            run.trace.append(Phase.TURN.value)
-            filled: dict[str, Filled] | None = None
-            for _ in range(cfg.max_regenerate):
-                filled = filler.fill(node, run.steps, ctxs, rng, avoid,
-                                     derive=attempt < 2)
-                if filled is None or well_formed(node, {a: f.value for a, f in filled.items()}):
-                    break
-                run.count("regenerated")  # malformed proposal: propose again
-                avoid |= _avoid(filled, everything=True)
-                filled = None
-            if filled is None:
-                run.count("unfillable")
-                break
-            lookups: list[StepRecord] = []
-            if plan.info == "minimal":
-                lookups = await add_lookups(graph, node, filled, run.steps,
-                                            ctxs[node.server], names, call, rng, run.stats)
-            args = {a: f.value for a, f in filled.items()}
-            run.trace.append(Phase.EXECUTE.value)
-            result = await call(node, args)
-            outcome = (Outcome.FAILURE if not result.ok else Outcome.PARTIAL
-                       if payload_empty(result.payload) else Outcome.SUCCESS)
-            run.trace.append(Phase.RESPONSE.value)
-            # Only a read may be retried after it ran: a write that succeeded changed the
-            # state, so it stays in the truth whatever it returned.
-            retry_partial = (outcome is Outcome.PARTIAL and node.read_only
-                             and attempt < cfg.max_retries
-                             and _needed_later(graph, node, queue[pos + 1:]))
-            if outcome is Outcome.FAILURE or retry_partial:
-                run.count("failed_calls" if outcome is Outcome.FAILURE else "partial_retries")
-                run.count("retries")
-                avoid |= _avoid(filled, everything=len(filled) == 1)
-                continue
-            deps = {f.from_step for f in filled.values() if f.from_step is not None}
-            run.steps.extend(lookups)
-            deps |= _implicit_deps(graph, run.steps, node)
-            run.steps.append(StepRecord(node, names[(node.server, node.name)], args, filled,
-                                        result.payload, sorted(deps)))
-            accepted = True
-            break
-        if not accepted:
-            tried.add(queue[pos])
-            alt = _alternative(graph, run, queue, pos, tried, rng) if switched < 2 else None
-            if alt is not None:
-                switched += 1
-                run.count("switched_tool")
-                queue[pos] = alt
-                continue
+        if await machine.run_step(queue, pos):
+            run.trace.append(Phase.CONTINUATION.value)
+            pos += 1
+            continue
+        # RESPONSE, last resort: another tool in this position, else end the chain here
+        tried.add(queue[pos])
+        alt = _alternative(graph, run, queue, pos, tried, rng) if switched < MAX_SWITCHES \
+            else None
+        if alt is None:
             run.count("gave_up")
             break
-        run.trace.append(Phase.CONTINUATION.value)
-        pos += 1
+        switched += 1
+        run.count("switched_tool")
+        queue[pos] = alt
     return run
+
+
+class _Machine:
+    """One chain's run: what every state needs, and the states of one step."""
+
+    def __init__(self, graph: ToolGraph, cfg: SynthConfig, filler: ValueFiller, manager: Any,
+                 episode: Any, ctxs: dict[str, Context], names: dict[tuple[str, str], str],
+                 rng: random.Random, *, lookups: bool):
+        self.graph, self.cfg, self.filler, self.manager = graph, cfg, filler, manager
+        self.episode, self.ctxs, self.names, self.rng = episode, ctxs, names, rng
+        self.lookups = lookups
+        self.local = {route: exposed for exposed, route in episode.routes.items()}
+        self.run = ChainRun(trace=[Phase.QUERY.value])
+
+    async def call(self, node: ToolNode, args: dict) -> Any:
+        self.run.count("calls")
+        return await self.manager.call(self.episode, self.local[(node.server, node.name)], args)
+
+    async def run_step(self, queue: list[str], pos: int) -> bool:
+        """Attempts at queue[pos], retrying with corrected arguments; True once a call is in
+        the truth, False when it cannot be filled or every attempt failed."""
+        node = self.graph.nodes[queue[pos]]
+        avoid: set[tuple[str, Any]] = set()  # grows in place: the filler reads it
+        for attempt in range(self.cfg.max_retries + 1):
+            self.run.trace.append(Phase.TURN.value)
+            # after two failed attempts, values from earlier outputs are not proposed again
+            filled = self.propose(node, avoid, derive=attempt < 2)
+            if filled is None:
+                self.run.count("unfillable")
+                return False
+            # look-ups run first and rewrite the context ids they find as derived values
+            lookups = await self._add_lookups(node, filled)
+            args = {a: f.value for a, f in filled.items()}
+            self.run.trace.append(Phase.EXECUTE.value)
+            result = await self.call(node, args)
+            self.run.trace.append(Phase.RESPONSE.value)
+            retry = self.retry_reason(node, _outcome(result), attempt, queue[pos + 1:])
+            if retry is not None:
+                self.run.count(retry)
+                self.run.count("retries")
+                avoid |= _avoid(filled, everything=len(filled) == 1)
+                continue
+            self.accept(node, args, filled, lookups, result.payload)
+            return True
+        return False
+
+    def propose(self, node: ToolNode, avoid: set[tuple[str, Any]], *, derive: bool
+                ) -> dict[str, Filled] | None:
+        """TURN: arguments for `node`; a proposal that does not fit the tool's schema is
+        proposed again (at most max_regenerate proposals in all) avoiding all its values.
+        None when the filler finds none or no proposal fits."""
+        for _ in range(self.cfg.max_regenerate):
+            filled = self.filler.fill(node, self.run.steps, self.ctxs, self.rng, avoid,
+                                      derive=derive)
+            if filled is None or well_formed(node, {a: f.value for a, f in filled.items()}):
+                return filled
+            self.run.count("regenerated")
+            avoid |= _avoid(filled, everything=True)
+        return None
+
+    async def _add_lookups(self, node: ToolNode, filled: dict[str, Filled]
+                           ) -> list[StepRecord]:
+        if not self.lookups:
+            return []
+        return await add_lookups(self.graph, node, filled, self.run.steps,
+                                 self.ctxs[node.server], self.names, self.call, self.rng,
+                                 self.run.stats)
+
+    def retry_reason(self, node: ToolNode, outcome: Outcome, attempt: int, rest: list[str]
+                     ) -> str | None:
+        """RESPONSE: the stats key of a retry ("failed_calls", "partial_retries"), or None to
+        keep the call. Only a read may be retried after it ran: a write that succeeded
+        changed the state, so it stays in the truth whatever it returned; a read that found
+        nothing is retried only while retries are left and a later step needs its output."""
+        if outcome is Outcome.FAILURE:
+            return "failed_calls"
+        if (outcome is Outcome.PARTIAL and node.read_only and attempt < self.cfg.max_retries
+                and _needed_later(self.graph, node, rest)):
+            return "partial_retries"
+        return None
+
+    def accept(self, node: ToolNode, args: dict, filled: dict[str, Filled],
+               lookups: list[StepRecord], payload: Any) -> None:
+        """The call (after its look-ups) joins the truth, with the steps it depends on."""
+        deps = {f.from_step for f in filled.values() if f.from_step is not None}
+        self.run.steps.extend(lookups)
+        deps |= _implicit_deps(self.graph, self.run.steps, node)
+        self.run.steps.append(StepRecord(node, self.names[(node.server, node.name)], args,
+                                         filled, payload, sorted(deps)))
+
+
+def _outcome(result: Any) -> Outcome:
+    if not result.ok:
+        return Outcome.FAILURE
+    return Outcome.PARTIAL if payload_empty(result.payload) else Outcome.SUCCESS
 
 
 def _avoid(filled: dict[str, Filled], everything: bool) -> set[tuple[str, Any]]:

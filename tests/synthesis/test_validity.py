@@ -1,5 +1,6 @@
-"""Every kept example is a valid, grounded task: it loads, its truth scores the maximum when
-played back as the model's calls, every entity it names exists in its world, credentials are
+"""Every kept example is a valid, grounded task: it loads, its truth is the executed chain
+(offered tools, schema-valid arguments, edges that point back, derived values found in the
+outputs they come from), every entity it names exists in its world, credentials are
 traceable, and an independent replay on fresh stdio server processes reproduces it."""
 
 from __future__ import annotations
@@ -9,10 +10,9 @@ import json
 import os
 import re
 
-import pytest
+from jsonschema import Draft202012Validator
 
 from prove_jax.data import TaskSource
-from prove_jax.rewards import score
 from prove_jax.rollout.task import Task
 from prove_jax.synthesis.revalidate import revalidate
 from prove_jax.synthesis.validate import credential_problems, is_secret_arg, replay
@@ -29,20 +29,56 @@ def _rows(dataset):
             for line in dataset.paths[name].read_text().splitlines()]
 
 
-def test_rows_load_and_truth_scores_the_maximum(dataset):
-    rows = _rows(dataset)
+def _offered(row: dict) -> dict[str, str | dict]:
+    return {t["function"]["name"] if isinstance(t, dict) else t: t for t in row["tools"]}
+
+
+def _appears_in(value, payload) -> bool:
+    """Each JSON value of `value` (or of its elements) is written somewhere in `payload`."""
+    text = json.dumps(payload, ensure_ascii=False)
+    return all(json.dumps(v, ensure_ascii=False) in text
+               for v in (value if isinstance(value, list) else [value]))
+
+
+def test_rows_load_and_truth_is_the_grounded_executed_chain(dataset):
+    """Each row's truth is what the machine executed, callable as written, and in an order
+    that meets its own dependencies (what lets the truth score the maximum as the model's
+    calls). Checked against the executed steps and the tools' JSON schemas, not the reward."""
+    rows = {r["id"]: r for r in _rows(dataset)}
     assert len(rows) == 240
-    kinds = {r["truth"]["kind"] for r in rows}
-    assert kinds == {"normal", "clarification", "abstention"}
-    for row in rows:
+    assert {r["truth"]["kind"] for r in rows.values()} == {"normal", "clarification",
+                                                          "abstention"}
+    derived = 0
+    for conv in dataset.kept:
+        row = rows[conv.plan.id]
         task = Task.from_dict(row)
         assert Task.from_dict(task.to_dict()) == task
-        calls = [{**c, "outcome": "ok"} for step in row["truth"]["steps"] for c in step]
-        result = score(calls, row["truth"])
+        truth = row["truth"]
         if task.kind == "abstention":
-            assert result["total"] == 1.0 and not calls
-        else:
-            assert result["total"] == pytest.approx(1.3), (row["id"], result)
+            assert truth["steps"] == [] and truth["edges"] == [], conv.plan.id
+            continue
+        # one call per step: the successful calls in execution order, arguments as run
+        assert truth["steps"] == [[{"name": s.name, "arguments": s.args}] for s in conv.steps]
+        assert truth["steps"], conv.plan.id
+        offered = _offered(row)
+        for s in conv.steps:  # offered to the model, with arguments its schema accepts
+            tool = offered[s.name]
+            schema = tool["function"]["parameters"] if isinstance(tool, dict) \
+                else s.node.input_schema
+            Draft202012Validator(schema).validate(s.args)
+        # every edge points back to an earlier step, once: played in order, the truth meets
+        # each of its dependencies
+        n = len(truth["steps"])
+        assert all(0 <= j < g < n for j, g in truth["edges"]), (conv.plan.id, truth["edges"])
+        assert len({tuple(e) for e in truth["edges"]}) == len(truth["edges"])
+        # a value taken from an earlier output is in that output, and an edge says so
+        for g, s in enumerate(conv.steps):
+            for arg, f in s.filled.items():
+                if f.source == "derived":
+                    assert [f.from_step, g] in truth["edges"], (conv.plan.id, g, arg)
+                    assert _appears_in(f.value, conv.steps[f.from_step].payload), (g, arg)
+                    derived += 1
+    assert derived > 50
 
 
 def test_source_reads_what_was_written(dataset):
