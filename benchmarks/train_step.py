@@ -113,12 +113,9 @@ def run_ours(args: argparse.Namespace) -> None:
 
     from prove_jax.checkpoint.hf import load_hf
     from prove_jax.rl.losses import LossConfig
-    from prove_jax.rl.train_step import (
-        OptimConfig,
-        make_optimizer,
-        make_train_step,
-        sequence_logprobs,
-    )
+    from prove_jax.rl.objectives import sequence_logprobs
+    from prove_jax.rl.optim import OptimConfig, make_optimizer
+    from prove_jax.rl.train_step import make_train_step
 
     baseline = rss_bytes()
     model, cfg = load_hf(args.ckpt, dtype="float32", compute_dtype="float32", remat=args.remat)

@@ -37,7 +37,9 @@ def get_base_config() -> ConfigDict:
         cpu_collectives="gloo", initialization_timeout_s=300,
     ))
     c.optim = ConfigDict(dict(
-        lr=1e-6, warmup_steps=0, schedule="constant",  # schedule: not given by the paper
+        # warmup in training steps; the schedule itself counts optimizer updates (steps x
+        # loss.iterations). schedule: not given by the paper
+        lr=1e-6, warmup_steps=0, schedule="constant",
         weight_decay=0.0, b1=0.9, b2=0.999, eps=1e-8, max_grad_norm=1.0,
     ))
     c.loss = ConfigDict(dict(

@@ -70,12 +70,11 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
 
     from launch.common import chat_format, model_from_config, tokenizer_dir
     from launch.runner import finish, model_type
-    from launch.wiring import optim_config
     from prove_jax.checkpoint.train_state import TrainCheckpointer
     from prove_jax.data.loader import row_batches
     from prove_jax.rl.losses import LossConfig
+    from prove_jax.rl.optim import make_optimizer, optim_config
     from prove_jax.rl.sft import SFTTrainer
-    from prove_jax.rl.train_step import make_optimizer
     from prove_jax.sharding import make_mesh
 
     workdir = Path(c.workdir)
@@ -92,8 +91,7 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
         "param_dtype": c.model.param_dtype}, indent=1))
     loader = row_batches(examples, c.sft.batch_size, seed=c.seed, shuffle=c.data.shuffle,
                          process_index=jax.process_index(), process_count=jax.process_count())
-    optim = optim_config(c)
-    optim = type(optim)(**{**vars(optim), "lr": c.sft.lr, "total_steps": c.sft.steps})
+    optim = optim_config(c.optim, train_steps=c.sft.steps, lr=c.sft.lr)
     checkpointer = TrainCheckpointer(workdir / "checkpoints", every=c.train.checkpoint_every,
                                      keep=c.train.keep_checkpoints)
     trainer = SFTTrainer(batch_size=c.sft.batch_size, seq_multiple=c.train.seq_multiple,

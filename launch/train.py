@@ -64,7 +64,7 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
     from prove_jax.checkpoint.train_state import TrainCheckpointer
     from prove_jax.data.loader import task_batches
     from prove_jax.rl.grpo import GRPOTrainer
-    from prove_jax.rl.train_step import make_optimizer
+    from prove_jax.rl.optim import make_optimizer
     from prove_jax.sharding import make_mesh
 
     workdir = Path(c.workdir)

@@ -14,7 +14,8 @@ from ml_collections import ConfigDict
 from prove_jax.rewards import RewardConfig
 from prove_jax.rl.grpo import Collect, GRPOSettings
 from prove_jax.rl.losses import LossConfig
-from prove_jax.rl.train_step import OptimConfig
+from prove_jax.rl.optim import OptimConfig
+from prove_jax.rl.optim import optim_config as optim_settings
 from prove_jax.rollout.task import RolloutConfig
 from prove_jax.tools.chat import ChatFormat
 
@@ -23,10 +24,8 @@ __all__ = ["build_collect", "loss_config", "optim_config", "rollout_config", "se
 
 
 def optim_config(c: ConfigDict) -> OptimConfig:
-    o = c.optim
-    return OptimConfig(lr=o.lr, warmup_steps=o.warmup_steps, total_steps=c.train.steps,
-                       schedule=o.schedule, weight_decay=o.weight_decay, b1=o.b1, b2=o.b2,
-                       eps=o.eps, max_grad_norm=o.max_grad_norm)
+    """The GRPO run's optimizer: its schedule counts `loss.iterations` updates per step."""
+    return optim_settings(c.optim, train_steps=c.train.steps, iterations=c.loss.iterations)
 
 
 def loss_config(c: ConfigDict) -> LossConfig:

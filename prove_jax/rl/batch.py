@@ -2,12 +2,14 @@
 
 Each trajectory becomes one right-padded row of a [B, T] batch: T is the longest sequence
 rounded up to a bucket (`padded_length`: few distinct shapes, so the jitted step compiles a
-logarithmic number of times), and B is padded with empty rows (all masks 0) up to a multiple of
-`rows_multiple` (data-parallel shards x micro-batches). Failed episodes (a lost session, a
-timeout) keep their row but get loss mask 0: an infrastructure failure must not teach the policy
-anything. The batch is compact (see `make_train_step`): only the sampled tokens' predictions
-are listed (`target_index`), with their sampler log-probs (`old_logp`), so the LM head runs on
-the response tokens only.
+logarithmic number of times), and B is padded with filler rows (one attended pad token, loss
+mask 0) up to `min_rows` and then to a multiple of `rows_multiple` (data-parallel shards x
+micro-batches). Failed episodes (a lost session, a timeout) keep their row but get loss mask 0
+and advantage 0: an infrastructure failure must not teach the policy anything (their rewards
+are also kept out of the group statistics, `prove_jax.rl.advantages`). The batch is compact
+(see `prove_jax.rl.objectives`): only the sampled tokens' predictions are listed
+(`target_index`), with their sampler log-probs (`old_logp`), so the LM head runs on the
+response tokens only.
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ import numpy as np
 
 from prove_jax.rollout.trajectory import Trajectory
 
-__all__ = ["padded_length", "rollout_batch", "sft_batch"]
+__all__ = ["micro_batching", "padded_length", "rollout_batch", "sft_batch"]
+
+
+def micro_batching(rows: int, data_ways: int, micro_batches: int = 0) -> tuple[int, int]:
+    """(micro-batches, padded rows) of a step of `rows` sequences over `data_ways` batch shards
+    (data x fsdp): micro_batches 0 means one sequence per shard per micro-batch; rows pad up to
+    a multiple of data_ways x micro-batches, so any mesh splits them."""
+    micro = micro_batches or max(1, -(-rows // data_ways))
+    multiple = data_ways * micro
+    return micro, -(-rows // multiple) * multiple
 
 
 def padded_length(n: int, multiple: int) -> int:

@@ -33,7 +33,7 @@ from flax import nnx
 from prove_jax import distributed
 from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.rl.advantages import advantages as group_advantages
-from prove_jax.rl.advantages import informative_groups
+from prove_jax.rl.advantages import informative_groups, usable_groups
 from prove_jax.rl.batch import rollout_batch
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter, episode_records, summarize_episodes
@@ -118,7 +118,7 @@ class GRPOTrainer(Trainer):
                                             settings.temperature, model.cfg.dtype)
                           if loss.kl_coef > 0 else None)
 
-    async def _rollouts(self) -> tuple[list[Task], list[list[Trajectory]], dict[str, float]]:
+    async def collect_groups(self) -> tuple[list[Task], list[list[Trajectory]], dict[str, float]]:
         """Groups to train on, and the metrics of every rollout played for them."""
         s = self.settings
         self.publish(self.params)  # the sampler sees the newest parameters
@@ -136,8 +136,11 @@ class GRPOTrainer(Trainer):
                 raise RuntimeError("collect must return group_size trajectories per task")
             played_tasks += tasks
             played += groups
-            use = (informative_groups(_rewards(groups)) if s.dynamic_sampling
-                   else np.ones(len(groups), bool))
+            rewards, usable = _rewards(groups), _usable(groups)
+            # failed rollouts compare with nothing: a group needs two usable ones, and dynamic
+            # sampling keeps only groups whose usable rewards differ
+            use = (informative_groups(rewards, usable) if s.dynamic_sampling
+                   else usable_groups(usable))
             kept_tasks += [t for t, u in zip(tasks, use, strict=True) if u]
             kept += [g for g, u in zip(groups, use, strict=True) if u]
             if distributed.all_true(len(kept) >= share):
@@ -153,13 +156,14 @@ class GRPOTrainer(Trainer):
         metrics["rollout_rounds"] = float(r + 1)
         return kept_tasks[:share], kept[:share], metrics
 
-    def _batch(self, groups: Sequence[Sequence[Trajectory]]) -> tuple[dict[str, Any], float,
+    def build_batch(self, groups: Sequence[Sequence[Trajectory]]) -> tuple[dict[str, Any], float,
                                                                        str]:
         """(batch, real tokens in it, digest): the global batch of this step (each process
         builds its block of rows)."""
         s = self.settings
         trajs = [t for g in groups for t in g]
-        adv = (np.asarray(group_advantages(_rewards(groups), s.estimator)).reshape(-1)
+        adv = (np.asarray(group_advantages(_rewards(groups), s.estimator,
+                                           usable=_usable(groups))).reshape(-1)
                if groups else np.zeros(0))
         # Fixed rows per step (dynamic sampling may keep fewer groups): one compiled shape.
         batch: dict[str, Any] = rollout_batch(
@@ -180,22 +184,31 @@ class GRPOTrainer(Trainer):
 
     async def train_step(self) -> dict[str, float]:
         t0 = time.perf_counter()
-        _, groups, metrics = await self._rollouts()
+        _, groups, metrics = await self.collect_groups()
         t1 = time.perf_counter()
-        batch, real, digest = self._batch(groups)
+        if distributed.global_sum(float(len(groups))) == 0:
+            # No group can teach anything (every one uniform, or too few usable rollouts):
+            # no batch, no reference pass, no optimizer update (AdamW would still move the
+            # parameters along its momentum and advance the schedule).
+            self.step += 1
+            metrics.update(nothing_to_learn=1.0, updates=0.0, rollout_s=t1 - t0, train_s=0.0,
+                           step_s=t1 - t0)
+            return metrics
+        batch, real, digest = self.build_batch(groups)
         out: dict[str, Any] = {}
+        updates = 0.0
         for _ in range(self.settings.iterations):
             self.params, self.opt_state, out = self._step(self.params, self.opt_state, batch)
+            applied = 1.0 - max(float(out["nothing_to_learn"]), float(out["skipped_nonfinite"]))
+            updates += applied
         out = {k: float(v) for k, v in jax.device_get(out).items()}
         t2 = time.perf_counter()
         self.step += 1
         metrics["batch_digest"] = digest
         metrics.update(out)
-        metrics.update(rollout_s=t1 - t0, train_s=t2 - t1, step_s=t2 - t0,
+        metrics.update(updates=updates, rollout_s=t1 - t0, train_s=t2 - t1, step_s=t2 - t0,
                        train_tokens_per_s=real * self.settings.iterations / max(t2 - t1, 1e-9),
                        seq_len_padded=float(batch["tokens"].shape[1]))
-        if not groups:
-            metrics["skipped"] = 1.0  # nothing informative to learn from this step
         return metrics
 
 
@@ -214,6 +227,12 @@ def _row_digests(batch: dict[str, Any]) -> list[str]:
 
 def _rewards(groups: Sequence[Sequence[Trajectory]]) -> np.ndarray:
     return np.asarray([[t.rewards.get("total", 0.0) for t in g] for g in groups], np.float32)
+
+
+def _usable(groups: Sequence[Sequence[Trajectory]]) -> np.ndarray:
+    """[N, G]: rollouts that were played to the end (a failed one teaches nothing)."""
+    return np.asarray([[t.failed is None for t in g] for g in groups], bool).reshape(
+        len(groups), -1)
 
 
 def _empty() -> Trajectory:

@@ -29,13 +29,10 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models import ModelConfig, abstract_model, preset
+from prove_jax.rl.batch import micro_batching
 from prove_jax.rl.losses import LossConfig
-from prove_jax.rl.train_step import (
-    OptimConfig,
-    make_optimizer,
-    make_train_step,
-    opt_state_shardings,
-)
+from prove_jax.rl.optim import make_optimizer, optim_config
+from prove_jax.rl.train_step import make_train_step, opt_state_shardings
 from prove_jax.sharding import BATCH_AXES, make_mesh, tree_shardings
 
 GB = 1e9
@@ -107,14 +104,13 @@ def model_config(config: Any) -> ModelConfig:
 
 
 def batch_geometry(config: Any, mesh: dict[str, int]) -> tuple[int, int, int]:
-    """(global rows, padded sequence length, micro-batches) of one train step."""
+    """(global rows, padded sequence length, micro-batches) of one train step: rows padded as
+    the trainer pads them (`micro_batching`), so every mesh training accepts can be planned."""
     r, t = config.rollout, config.train
-    rows = r.prompts_per_step * r.group_size
     mult = max(1, t.seq_multiple)
     seq = -(-(r.max_prompt_tokens + r.max_response_tokens) // mult) * mult
-    micro = t.micro_batches or rows // (mesh["data"] * mesh["fsdp"])
-    if micro < 1 or rows % micro:
-        raise ValueError(f"{rows} rows do not split into {micro} micro-batches")
+    micro, rows = micro_batching(r.prompts_per_step * r.group_size,
+                                 mesh["data"] * mesh["fsdp"], t.micro_batches)
     return rows, seq, micro
 
 
@@ -153,11 +149,8 @@ def compile_plan(config: Any, plan: Plan) -> PlanResult:
     rows, seq, micro = batch_geometry(config, shape)
     cfg = model_config(config)
     graphdef, params = nnx.split(abstract_model(cfg), nnx.Param)
-    o = config.optim
-    optimizer = make_optimizer(OptimConfig(
-        lr=o.lr, warmup_steps=o.warmup_steps, total_steps=config.train.steps,
-        schedule=o.schedule, weight_decay=o.weight_decay, b1=o.b1, b2=o.b2, eps=o.eps,
-        max_grad_norm=o.max_grad_norm))
+    optimizer = make_optimizer(optim_config(config.optim, train_steps=config.train.steps,
+                                            iterations=config.loss.iterations))
     opt_state = jax.eval_shape(optimizer.init, params)
     lc = config.loss
     loss_cfg = LossConfig(clip_low=lc.clip_low, clip_high=lc.clip_high, kl_coef=lc.kl_coef,

@@ -1,7 +1,8 @@
 """What a training step reports: rollout statistics, written as JSONL and TensorBoard, and the
 reward curve as a PNG.
 
-Rollout metrics over every trajectory of the step (failed ones counted apart):
+Rollout metrics over every trajectory played for the step (failed ones included; `failed` is
+their share):
   reward/<component>   mean of each reward component (total, val, cov, eff, name, arg, ...)
   calls_per_episode, assistant_turns, user_turns, response_tokens, seq_len   means
   abstention_accuracy  share of abstention-task episodes that made no tool call (NaN if none)
@@ -22,7 +23,7 @@ import numpy as np
 from prove_jax.rollout.task import Task
 from prove_jax.rollout.trajectory import Trajectory
 
-__all__ = ["MetricsWriter", "episode_records", "plot_rewards", "read_metrics", "rollout_metrics",
+__all__ = ["MetricsWriter", "episode_records", "plot_rewards", "read_metrics",
            "summarize_episodes"]
 
 
@@ -59,12 +60,6 @@ def summarize_episodes(records: Sequence[dict[str, Any]]) -> dict[str, float]:
                                         if r["abstention"]])
     out["answered"] = _mean([float(r["answered"]) for r in records])
     return out
-
-
-def rollout_metrics(tasks: Sequence[Task], groups: Sequence[Sequence[Trajectory]]
-                    ) -> dict[str, float]:
-    """`summarize_episodes` of one process's episodes."""
-    return summarize_episodes(episode_records(tasks, groups))
 
 
 class MetricsWriter:

@@ -17,7 +17,7 @@ from flax import nnx
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
-from prove_jax.rl.train_step import sequence_logprobs
+from prove_jax.rl.objectives import sequence_logprobs
 from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, tree_shardings
 
 __all__ = ["ReferenceLogprobs"]

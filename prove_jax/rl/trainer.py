@@ -16,6 +16,7 @@ import optax
 from flax import nnx
 
 from prove_jax.checkpoint.train_state import TrainCheckpointer
+from prove_jax.rl.batch import micro_batching
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter
 from prove_jax.rl.train_step import jit_train_step, make_train_step
@@ -35,8 +36,7 @@ class Trainer:
         self.loader, self.seed = loader, seed
         self.writer, self.checkpointer, self.on_step = writer, checkpointer, on_step
         dp = mesh.shape["data"] * mesh.shape["fsdp"]
-        # micro_batches 0: one sequence per data-parallel shard per micro-batch
-        self.micro_batches = micro_batches or max(1, -(-rows // dp))
+        self.micro_batches, _ = micro_batching(rows, dp, micro_batches)
         self.rows_multiple = dp * self.micro_batches
         self.graphdef, self.params = nnx.split(model, nnx.Param)
         self.opt_state = optimizer.init(self.params)

@@ -9,8 +9,8 @@ be asked what follows an assistant turn; it is never re-encoded.
 
 Failures stay inside the episode: a server that cannot open a session, a session lost to a
 crash, an exception, or the timeout mark this trajectory failed with its reason and end it;
-the run goes on. Rewards are computed for every trajectory, failed ones included (a trainer
-filters on `failed`).
+the run goes on. Rewards are computed for every trajectory, failed ones included (for the
+logs: the GRPO trainer keeps failed ones out of group statistics, the filter and the loss).
 """
 
 from __future__ import annotations

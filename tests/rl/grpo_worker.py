@@ -44,7 +44,7 @@ def main() -> None:
     from prove_jax.models import init_model
     from prove_jax.rl.grpo import GRPOSettings, GRPOTrainer
     from prove_jax.rl.losses import LossConfig
-    from prove_jax.rl.train_step import OptimConfig, make_optimizer
+    from prove_jax.rl.optim import OptimConfig, make_optimizer
     from prove_jax.sampling import Sampler
     from prove_jax.sharding import make_mesh, shard_model, tree_shardings
     from tests.rl.test_grpo_loop import CFG, Loader, _toy_collect
@@ -81,7 +81,7 @@ def main() -> None:
 
     trainer = GRPOTrainer(
         settings, model=model, mesh=mesh,
-        optimizer=make_optimizer(OptimConfig(lr=1e-3, total_steps=args.steps)),
+        optimizer=make_optimizer(OptimConfig(lr=1e-3, total_updates=args.steps)),
         loss=LossConfig(kl_coef=0.01), loader=Block(settings.prompts_per_step),
         collect=collect,
         checkpointer=TrainCheckpointer(out / "checkpoints", every=1, keep=5), publish=publish)

@@ -9,7 +9,8 @@ from prove_jax.models import init_model
 from prove_jax.models.presets import preset
 from prove_jax.rl.batch import padded_length, rollout_batch
 from prove_jax.rl.losses import LossConfig
-from prove_jax.rl.train_step import OptimConfig, make_optimizer, make_train_step
+from prove_jax.rl.optim import OptimConfig, make_optimizer
+from prove_jax.rl.train_step import make_train_step
 from prove_jax.rollout.trajectory import Trajectory
 
 CFG = preset("tiny", param_dtype="float32", dtype="float32", remat="none")

@@ -17,7 +17,7 @@ from prove_jax.models import init_model
 from prove_jax.models.presets import preset
 from prove_jax.rl.grpo import GRPOSettings, GRPOTrainer
 from prove_jax.rl.losses import LossConfig
-from prove_jax.rl.train_step import OptimConfig, make_optimizer
+from prove_jax.rl.optim import OptimConfig, make_optimizer
 from prove_jax.rollout.task import Task
 from prove_jax.rollout.trajectory import Trajectory
 from prove_jax.sampling import Sampler, SamplingParams
@@ -86,7 +86,7 @@ def _trainer(steps: int, mesh_axes: dict, *, kl: float = 0.0, lr: float = 3e-3,
     settings = GRPOSettings(steps=steps, group_size=8, prompts_per_step=4, seq_multiple=16,
                             logprob_chunk=16, seed=0, dynamic_sampling=dynamic)
     return GRPOTrainer(settings, model=model, mesh=mesh,
-                       optimizer=make_optimizer(OptimConfig(lr=lr, total_steps=steps)),
+                       optimizer=make_optimizer(OptimConfig(lr=lr, total_updates=steps)),
                        loss=LossConfig(kl_coef=kl), loader=Loader(settings.prompts_per_step),
                        collect=_toy_collect(Sampler(model, mesh), settings.group_size))
 
@@ -100,7 +100,7 @@ def test_toy_reward_rises_within_50_steps():
     assert len(rewards) == 50
     assert first < 0.2, rewards  # a random policy: ~1/16
     assert last > first + 0.4, rewards  # clearly learned to emit tool tokens
-    assert all(m["skipped"] == 0 for m in history)
+    assert all(m["skipped_nonfinite"] == 0 for m in history)
 
 
 def test_kl_term_and_dynamic_sampling_run_on_the_eight_device_mesh():

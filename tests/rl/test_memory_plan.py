@@ -16,7 +16,7 @@ from prove_jax.rl.memory_plan import (
     opt_state_shardings,
     print_memory_plan,
 )
-from prove_jax.rl.train_step import OptimConfig, make_optimizer
+from prove_jax.rl.optim import OptimConfig, make_optimizer
 from prove_jax.sharding import make_mesh, tree_shardings
 
 
@@ -34,10 +34,14 @@ def test_batch_geometry_follows_the_config():
     assert batch_geometry(c, mesh) == (8, 128, 2)  # one row per data shard per micro-batch
     c.train.micro_batches = 4
     c.rollout.max_response_tokens = 33  # 129 tokens round up to 192
-    assert batch_geometry(c, mesh) == (8, 192, 4)
+    # as the trainer pads: 4 micro-batches of one row per shard (4 shards) are 16 rows
+    assert batch_geometry(c, mesh) == (16, 192, 4)
+    # rows pad as the trainer pads them: 3 micro-batches x 4 shards need 12 rows
     c.train.micro_batches = 3
-    with pytest.raises(ValueError, match="micro-batches"):
-        batch_geometry(c, mesh)
+    assert batch_geometry(c, mesh) == (12, 192, 3)
+    # a data-3 mesh: one row per shard per micro-batch, 8 rows -> 3 micro-batches of 3
+    c.train.micro_batches = 0
+    assert batch_geometry(c, {"data": 3, "fsdp": 1, "tensor": 2}) == (9, 192, 3)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +67,17 @@ def test_tiny_plan_compiles_and_its_numbers_agree(tiny_plan):
     assert m["argument"] == pytest.approx(res.params + res.adam + batch_bytes, rel=0.05)
     # Donated params and optimizer state come back in place.
     assert m["alias"] == pytest.approx(res.params + res.adam, rel=0.05)
-    assert res.train_total == m["total"] + res.reference
+    # The tiny preset by hand: a tied V 512 x D 64 embedding and 2 layers of q 64x128,
+    # k and v 64x64, o 128x64, gate and up 64x128, down 128x64 (49152), every matrix split
+    # 4 ways (fsdp 2 x tensor 2); norms replicated (q, k 32, two of 64 per layer; final 64):
+    # (32768 + 2 * 49152) / 4 + 2 * 192 + 64 = 33216 float32 values per device.
+    per_device = 33216 * 4
+    assert res.params == per_device
+    assert res.reference == per_device  # kl_coef > 0: a frozen copy in tiny's float32
+    # the step's peak: live arguments and outputs (donated buffers counted once) + scratch
+    peak = m["argument"] + m["output"] - m["alias"] + m["temp"] + m["generated_code"]
+    assert m["total"] == peak
+    assert res.train_total == peak + per_device
 
 
 def test_longer_sequences_need_more_temporary_memory(tiny_plan):

@@ -1,22 +1,20 @@
 """The GRPO train step: micro-batching is exact, the 2x2x2 mesh equals one device, non-finite
-updates are skipped, and a few steps on a fixed batch raise the advantaged tokens' log-probs."""
+updates and batches with nothing to learn leave the state untouched, clipping bounds what Adam
+sees, and a few steps on a fixed batch raise the advantaged tokens' log-probs."""
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+import optax
 import pytest
 from flax import nnx
 
 from prove_jax.models import init_model
 from prove_jax.models.presets import preset
 from prove_jax.rl.losses import LossConfig
-from prove_jax.rl.train_step import (
-    OptimConfig,
-    jit_train_step,
-    make_optimizer,
-    make_train_step,
-    sequence_logprobs,
-)
+from prove_jax.rl.objectives import sequence_logprobs
+from prove_jax.rl.optim import OptimConfig, make_optimizer
+from prove_jax.rl.train_step import jit_train_step, make_train_step
 from prove_jax.sharding import make_mesh
 
 CFG = preset("tiny", param_dtype="float32", dtype="float32", remat="none")
@@ -44,7 +42,7 @@ def _setup(loss_cfg, micro=1, lr=1e-3):
     tests damp those with a larger eps."""
     model = init_model(CFG, seed=1)
     graphdef, params = nnx.split(model, nnx.Param)
-    opt = make_optimizer(OptimConfig(lr=lr, total_steps=10, eps=1e-4))
+    opt = make_optimizer(OptimConfig(lr=lr, total_updates=10, eps=1e-4))
     step = make_train_step(graphdef, opt, loss_cfg, micro_batches=micro, chunk_size=8)
     return graphdef, params, opt, step
 
@@ -91,10 +89,55 @@ def test_non_finite_update_is_skipped():
     batch["advantages"] = batch["advantages"].at[0].set(jnp.nan)
     opt_state = opt.init(params)
     new, new_opt, metrics = jax.jit(step)(params, opt_state, batch)
-    assert float(metrics["skipped"]) == 1.0
-    for a, b in zip(jax.tree.leaves((params, opt_state)), jax.tree.leaves((new, new_opt)),
-                    strict=True):
+    assert float(metrics["skipped_nonfinite"]) == 1.0
+    _assert_unchanged((params, opt_state), (new, new_opt))
+
+
+def _assert_unchanged(before, after):
+    for a, b in zip(jax.tree.leaves(before), jax.tree.leaves(after), strict=True):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.parametrize("case", ["no_policy_tokens", "zero_advantages"])
+def test_a_batch_with_nothing_to_learn_moves_nothing(case):
+    """Adam's momentum from an earlier step would move the parameters on a zero gradient;
+    such a batch must leave parameters, moments and the update count as they were."""
+    _, params, opt, step = _setup(LossConfig(kl_coef=0.0))
+    step = jax.jit(step)
+    params, opt_state, first = step(params, opt.init(params), _batch(4, kl=False))
+    assert float(first["nothing_to_learn"]) == 0.0  # momentum is now non-zero
+    empty = _batch(5, kl=False)
+    if case == "no_policy_tokens":
+        empty["loss_mask"] = jnp.zeros_like(empty["loss_mask"])
+    else:
+        empty["advantages"] = jnp.zeros_like(empty["advantages"])
+    new, new_opt, metrics = step(params, opt_state, empty)
+    assert float(metrics["nothing_to_learn"]) == 1.0
+    assert float(metrics["skipped_nonfinite"]) == 0.0
+    _assert_unchanged((params, opt_state), (new, new_opt))
+
+
+def test_zero_advantages_still_learn_the_kl_term():
+    _, params, opt, step = _setup(LossConfig(kl_coef=0.05))
+    batch = _batch(6)
+    batch["advantages"] = jnp.zeros_like(batch["advantages"])
+    new, _, metrics = jax.jit(step)(params, opt.init(params), batch)
+    assert float(metrics["nothing_to_learn"]) == 0.0 and float(metrics["grad_norm"]) > 0
+    assert any(not np.array_equal(a, b) for a, b in
+               zip(jax.tree.leaves(params), jax.tree.leaves(new), strict=True))
+
+
+def test_global_norm_clipping_bounds_what_adam_sees():
+    """After one step Adam's first moment is (1 - b1) x the clipped gradient: its global norm
+    is 0.1 x max_grad_norm when the raw gradient is larger (the raw norm is reported)."""
+    model = init_model(CFG, seed=1)
+    graphdef, params = nnx.split(model, nnx.Param)
+    opt = make_optimizer(OptimConfig(lr=1e-3, b1=0.9, max_grad_norm=1e-3))
+    step = make_train_step(graphdef, opt, LossConfig(kl_coef=0.0), chunk_size=8)
+    _, state, metrics = jax.jit(step)(params, opt.init(params), _batch(7, kl=False))
+    assert float(metrics["grad_norm"]) > 0.01  # well above the bound
+    mu_norm = float(optax.tree.norm(state[1][0].mu))
+    assert mu_norm == pytest.approx(0.1 * 1e-3, rel=1e-4)
 
 
 def test_steps_raise_the_advantaged_tokens_logprobs():
@@ -117,7 +160,7 @@ def test_steps_raise_the_advantaged_tokens_logprobs():
     jitted = jax.jit(step)
     for _ in range(3):
         params, opt_state, metrics = jitted(params, opt_state, batch)
-        assert float(metrics["skipped"]) == 0.0
+        assert float(metrics["skipped_nonfinite"]) == 0.0
     assert mean_logp(params, good) > before[0] + 0.05
     assert mean_logp(params, bad) < before[1] - 0.05
 
@@ -130,7 +173,7 @@ def test_fused_head_equals_the_reference_path(objective, kl):
     batch = _batch(kl=kl)
     model = init_model(CFG, seed=1)
     graphdef, params = nnx.split(model, nnx.Param)
-    opt = make_optimizer(OptimConfig(lr=1e-3, total_steps=10, eps=1e-4))
+    opt = make_optimizer(OptimConfig(lr=1e-3, total_updates=10, eps=1e-4))
     out = {}
     for fused in (True, False):
         step = make_train_step(graphdef, opt, loss_cfg, micro_batches=2, chunk_size=5,
