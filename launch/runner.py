@@ -46,6 +46,7 @@ def check(c: ConfigDict) -> None:
     check_mesh(c, jax.device_count(), jax.process_count())
     if jax.process_count() > 1:
         check_process_layout(c)
+    check_settings(c)
     if c.data.train_path and c.data.synthesize <= 0 and not Path(c.data.train_path).is_file():
         raise ValueError(f"--config.data.train_path={c.data.train_path}: no such file (run "
                          "python -m launch.synthesize --config=configs/synth.py first)")
@@ -77,6 +78,20 @@ def check_mesh(c: ConfigDict, n_devices: int, n_processes: int) -> dict[str, int
             f"over {n_processes} processes (each plays its share): make it a multiple of "
             f"{n_processes}")
     return shape
+
+
+def check_settings(c: ConfigDict) -> None:
+    """The optimizer, loss and step settings, built as the run builds them: a bad value (an
+    unknown schedule, a negative KL coefficient, zero steps) names itself before the tasks are
+    synthesized or any weights load."""
+    from launch.wiring import loss_config, optim_config, settings_from
+
+    for section, build in (("train/rollout", settings_from), ("optim", optim_config),
+                           ("loss", loss_config)):
+        try:
+            build(c)
+        except ValueError as err:
+            raise ValueError(f"config.{section}: {err}") from None
 
 
 def check_process_layout(c: ConfigDict) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ class MCPManager:
         self.call_timeout = call_timeout
         self.connect_timeout = connect_timeout
         self.restart_attempts = restart_attempts
+        self.start_concurrency = max(2, os.cpu_count() or 2)
         self._locks: dict[str, asyncio.Lock] = {}
         self._episodes: dict[int, Episode] = {}
         self._next_episode = 0
@@ -87,7 +89,16 @@ class MCPManager:
         await self.stop()
 
     async def start(self) -> None:
-        await asyncio.gather(*(self._connect(name) for name in self.specs))
+        # A few servers at a time, so that each connect_timeout measures that server's own
+        # start: 20 stdio servers started at once on 2 cores queue for the CPU (~25 s), and
+        # the last ones timed out although nothing was wrong with them.
+        gate = asyncio.Semaphore(self.start_concurrency)
+
+        async def connect(name: str) -> None:
+            async with gate:
+                await self._connect(name)
+
+        await asyncio.gather(*(connect(name) for name in self.specs))
 
     async def stop(self) -> None:
         conns = [*self._conns.values(), *self._retired]

@@ -53,3 +53,17 @@ def test_check_refuses_them_for_the_processes_jax_reports(tmp_path, monkeypatch)
                                          r"\[0, 2\)"):
         check(_config(tmp_path))
     assert not any(tmp_path.iterdir())  # nothing started
+
+
+@pytest.mark.parametrize("section, field, value, message", [
+    ("optim", "schedule", "step", r"config\.optim: unknown lr schedule 'step'"),
+    ("optim", "lr", 0.0, r"config\.optim: optim\.lr must be > 0"),
+    ("loss", "kl_coef", -1.0, r"config\.loss: kl_coef must be >= 0"),
+    ("train", "steps", 0, r"config\.train/rollout: steps must be >= 1"),
+])
+def test_bad_training_settings_are_named_before_anything_loads(tmp_path, section, field,
+                                                               value, message):
+    c = _config(tmp_path)
+    c[section][field] = value
+    with pytest.raises(ValueError, match=message):
+        check(c)

@@ -109,3 +109,28 @@ async def test_http_server_with_meta_sessions():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+async def test_servers_start_a_few_at_a_time(monkeypatch):
+    """Each connect timeout covers one server's own start: the manager never has more than
+    `start_concurrency` starts in flight (20 stdio servers at once on 2 cores timed out)."""
+    in_flight, peak = 0, 0
+    real = MCPManager._connect
+
+    async def counting(self, name):
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        try:
+            await asyncio.sleep(0.01)  # let the others start too if nothing holds them back
+            return await real(self, name)
+        finally:
+            in_flight -= 1
+
+    monkeypatch.setattr(MCPManager, "_connect", counting)
+    names = ["payments", "budget", "banking", "calendar", "maps"]
+    mgr = MCPManager([ServerSpec(n, "inprocess") for n in names])
+    mgr.start_concurrency = 2
+    async with mgr:
+        assert sorted(mgr._conns) == sorted(names)
+    assert peak == 2

@@ -1,0 +1,82 @@
+"""Compile the GRPO train step (and the reference log-probs) on one mesh, in a process of its
+own, so that XLA's log of this compile is the only one on stderr.
+
+    python -m tests.rl.compile_worker --mesh 2,2,2 --shape tiny [--kl] [--micro 2]
+
+Prints one line `compiled <what>` per executable. The caller reads stderr for XLA's SPMD
+warnings (`Involuntary full rematerialization`), which name a sharding XLA could not reach
+and so replicated an activation instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+SHAPES = {
+    # (preset overrides, rows, sequence, sampled targets per row)
+    "tiny": (dict(), 8, 1024, 128),
+    "mid": (dict(vocab_size=4096, hidden_size=256, intermediate_size=512, num_layers=2,
+                 num_heads=8, num_kv_heads=4, head_dim=32), 8, 512, 64),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mesh", required=True, help="data,fsdp,tensor")
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="tiny")
+    parser.add_argument("--kl", action="store_true", help="with the reference model's KL")
+    parser.add_argument("--micro", type=int, default=0, help="micro-batches (0: the trainer's)")
+    args = parser.parse_args()
+    data, fsdp, tensor = (int(x) for x in args.mesh.split(","))
+    devices = data * fsdp * tensor
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
+                               + f" --xla_force_host_platform_device_count={devices}")
+
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from flax import nnx
+
+    from prove_jax.models import init_model
+    from prove_jax.models.presets import preset
+    from prove_jax.rl.batch import micro_batching
+    from prove_jax.rl.losses import LossConfig
+    from prove_jax.rl.optim import OptimConfig, make_optimizer
+    from prove_jax.rl.reference import ReferenceLogprobs
+    from prove_jax.rl.train_step import jit_train_step, make_train_step
+    from prove_jax.sharding import make_mesh
+
+    overrides, rows, seq, targets = SHAPES[args.shape]
+    cfg = preset("tiny", param_dtype="float32", dtype="float32", remat="none", **overrides)
+    mesh = make_mesh({"data": data, "fsdp": fsdp, "tensor": tensor})
+    micro, rows = micro_batching(rows, data * fsdp, args.micro)
+    model = init_model(cfg, seed=0)
+    graphdef, params = nnx.split(model, nnx.Param)
+    opt = make_optimizer(OptimConfig(lr=1e-4))
+    loss = LossConfig(kl_coef=0.01 if args.kl else 0.0)
+    step = make_train_step(graphdef, opt, loss, micro_batches=micro, chunk_size=64)
+    opt_state = opt.init(params)
+    run = jit_train_step(step, params, opt_state, mesh, opt)
+    rng = np.random.default_rng(0)
+    batch = {"tokens": rng.integers(3, cfg.vocab_size, (rows, seq)).astype(np.int32),
+             "attention_mask": np.ones((rows, seq), np.int32),
+             "target_index": np.sort(rng.integers(0, seq - 1, (rows, targets)), axis=1
+                                     ).astype(np.int32),
+             "loss_mask": np.ones((rows, targets), np.int32),
+             "old_logp": np.full((rows, targets), -3.0, np.float32),
+             "advantages": rng.normal(size=rows).astype(np.float32)}
+    if args.kl:
+        ref = ReferenceLogprobs(graphdef, params, mesh, 64, micro)
+        batch["ref_logp"] = ref(batch["tokens"], batch["attention_mask"],
+                                batch["target_index"])
+        jax.block_until_ready(batch["ref_logp"])
+        print("compiled reference", flush=True)
+    params = jax.device_put(params, run.param_shardings)
+    opt_state = jax.device_put(opt_state, run.opt_shardings)
+    _, _, metrics = run(params, opt_state, {k: jnp.asarray(v) for k, v in batch.items()})
+    print(f"compiled train_step loss={float(metrics['loss']):.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
