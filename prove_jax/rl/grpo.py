@@ -195,13 +195,14 @@ class GRPOTrainer(Trainer):
                            step_s=t1 - t0)
             return metrics
         batch, real, digest = self.build_batch(groups)
-        out: dict[str, Any] = {}
-        updates = 0.0
-        for _ in range(self.settings.iterations):
+        outs = []
+        for _ in range(self.settings.iterations):  # dispatched back to back, read once below
             self.params, self.opt_state, out = self._step(self.params, self.opt_state, batch)
-            applied = 1.0 - max(float(out["nothing_to_learn"]), float(out["skipped_nonfinite"]))
-            updates += applied
-        out = {k: float(v) for k, v in jax.device_get(out).items()}
+            outs.append(out)
+        outs = jax.device_get(outs)
+        updates = sum(1.0 - max(float(o["nothing_to_learn"]), float(o["skipped_nonfinite"]))
+                      for o in outs)
+        out = {k: float(v) for k, v in outs[-1].items()}
         t2 = time.perf_counter()
         self.step += 1
         metrics["batch_digest"] = digest
