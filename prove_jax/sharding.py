@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from flax import nnx
 from jax.sharding import Mesh, NamedSharding
@@ -137,6 +138,20 @@ def constrain_batch(x: jax.Array) -> jax.Array:
     if mesh.empty or x.shape[0] % math.prod(mesh.shape[a] for a in BATCH_AXES):
         return x
     return jax.lax.with_sharding_constraint(x, P(BATCH_AXES, *([None] * (x.ndim - 1))))
+
+
+def embed_lookup(table: jax.Array, ids: jax.Array) -> jax.Array:
+    """table[ids] ([V, D] rows for [B, T] ids -> [B, T, D]) with its rows split over the batch
+    axes. Under a mesh the table is first gathered over `fsdp` (kept split over the vocabulary,
+    as every FSDP weight is gathered before use): a lookup into a D-split table gives D-split
+    rows, and neither XLA's move from those to batch-split rows nor the backward's scatter back
+    has an efficient form, so it replicated them (an "involuntary full rematerialization")."""
+    mesh = jax.sharding.get_abstract_mesh()
+    if not mesh.empty:
+        vocab_spec = partition_spec("embed", tuple(table.shape), mesh)
+        vocab_axis = vocab_spec[0] if len(vocab_spec) else None
+        table = jax.lax.with_sharding_constraint(table, P(vocab_axis, None))
+    return constrain_batch(jnp.take(table, ids, axis=0))
 
 
 def batch_sharding(mesh: Mesh, ndim: int = 2) -> NamedSharding:

@@ -15,7 +15,7 @@ from flax import nnx
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.layers import Block, Linear, RMSNorm
 from prove_jax.models.rope import rope_tables
-from prove_jax.sharding import constrain_batch
+from prove_jax.sharding import constrain_batch, embed_lookup
 
 _REMAT_POLICIES = {
     "full": None,  # save nothing, recompute the whole block
@@ -67,7 +67,7 @@ class Decoder(nnx.Module):
         mask = causal[None, None] & attention_mask[:, None, None, :]  # B 1 T S
         cos, sin = rope_tables(cfg, positions)
 
-        x = jnp.take(self.embed[...], input_ids, axis=0).astype(cfg.dtype)  # B T D
+        x = embed_lookup(self.embed[...], input_ids).astype(cfg.dtype)  # B T D
         if cfg.embedding_multiplier != 1.0:
             x = x * cfg.embedding_multiplier
 
@@ -103,7 +103,7 @@ class Decoder(nnx.Module):
         causal = slots <= query_slots  # T S
         mask = causal[None, None] & key_mask.astype(jnp.bool_)[:, None, None, :]  # B 1 T S
         cos, sin = rope_tables(cfg, positions)
-        x = jnp.take(self.embed[...], input_ids, axis=0).astype(cfg.dtype)
+        x = embed_lookup(self.embed[...], input_ids).astype(cfg.dtype)
         if cfg.embedding_multiplier != 1.0:
             x = x * cfg.embedding_multiplier
 

@@ -27,6 +27,7 @@ from prove_jax.models.decoder import Decoder
 from prove_jax.models.fused_head import fused_head_objective
 from prove_jax.models.logprobs import token_logprobs
 from prove_jax.rl.losses import LossConfig, grpo_loss, grpo_token_loss
+from prove_jax.sharding import constrain_batch
 
 __all__ = ["OBJECTIVES", "MicroLoss", "grpo_objective", "prediction_states",
            "sequence_logprobs", "sft_objective"]
@@ -44,7 +45,9 @@ def prediction_states(model: Decoder, tokens: jax.Array, attention_mask: jax.Arr
     if target_index is not None:
         hidden = jnp.take_along_axis(hidden, target_index[..., None], axis=1)
         targets = jnp.take_along_axis(targets, target_index, axis=1)
-    return hidden, targets
+    # Rows stay on their batch shard, and so does the head's gradient flowing back in: the
+    # backward's scatter into [B, T, D] cannot start from D-split rows (XLA would replicate).
+    return constrain_batch(hidden), constrain_batch(targets)
 
 
 def sequence_logprobs(model: Decoder, tokens: jax.Array, attention_mask: jax.Array,

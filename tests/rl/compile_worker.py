@@ -1,11 +1,13 @@
 """Compile the GRPO train step (and the reference log-probs) on one mesh, in a process of its
 own, so that XLA's log of this compile is the only one on stderr.
 
-    python -m tests.rl.compile_worker --mesh 2,2,2 --shape tiny [--kl] [--micro 2]
+    python -m tests.rl.compile_worker --mesh 2,2,2 --shape tiny [--kl] [--sft] [--micro 2]
 
-Prints one line `compiled <what>` per executable. The caller reads stderr for XLA's SPMD
-warnings (`Involuntary full rematerialization`), which name a sharding XLA could not reach
-and so replicated an activation instead.
+Compiles what a training step runs: the reference log-probs (--kl), the GRPO step on a compact
+batch (fused head over the sampled positions, attention in query blocks, layers scanned) and,
+with --sft, the SFT step. Prints one line `compiled <what>` per executable. The caller reads
+stderr for XLA's SPMD warnings (`Involuntary full rematerialization`), which name a sharding
+XLA could not reach and so replicated an activation instead.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ def main() -> None:
     parser.add_argument("--mesh", required=True, help="data,fsdp,tensor")
     parser.add_argument("--shape", choices=sorted(SHAPES), default="tiny")
     parser.add_argument("--kl", action="store_true", help="with the reference model's KL")
+    parser.add_argument("--sft", action="store_true", help="also the SFT step")
     parser.add_argument("--micro", type=int, default=0, help="micro-batches (0: the trainer's)")
+    parser.add_argument("--remat", default="none", help="model remat policy")
+    parser.add_argument("--attn-chunk", type=int, default=256, help="attention query block")
     args = parser.parse_args()
     data, fsdp, tensor = (int(x) for x in args.mesh.split(","))
     devices = data * fsdp * tensor
@@ -48,7 +53,8 @@ def main() -> None:
     from prove_jax.sharding import make_mesh
 
     overrides, rows, seq, targets = SHAPES[args.shape]
-    cfg = preset("tiny", param_dtype="float32", dtype="float32", remat="none", **overrides)
+    cfg = preset("tiny", param_dtype="float32", dtype="float32", remat=args.remat,
+                 attn_chunk=args.attn_chunk, **overrides)
     mesh = make_mesh({"data": data, "fsdp": fsdp, "tensor": tensor})
     micro, rows = micro_batching(rows, data * fsdp, args.micro)
     model = init_model(cfg, seed=0)
@@ -74,8 +80,16 @@ def main() -> None:
         print("compiled reference", flush=True)
     params = jax.device_put(params, run.param_shardings)
     opt_state = jax.device_put(opt_state, run.opt_shardings)
-    _, _, metrics = run(params, opt_state, {k: jnp.asarray(v) for k, v in batch.items()})
+    arrays = {k: jnp.asarray(v) for k, v in batch.items()}
+    params, opt_state, metrics = run(params, opt_state, arrays)
     print(f"compiled train_step loss={float(metrics['loss']):.4f}", flush=True)
+    if args.sft:
+        sft = make_train_step(graphdef, opt, loss, micro_batches=micro, chunk_size=64,
+                              objective="sft")
+        run_sft = jit_train_step(sft, params, opt_state, mesh, opt)
+        keys = ("tokens", "attention_mask", "target_index", "loss_mask")
+        _, _, metrics = run_sft(params, opt_state, {k: jnp.asarray(batch[k]) for k in keys})
+        print(f"compiled sft_step loss={float(metrics['loss']):.4f}", flush=True)
 
 
 if __name__ == "__main__":

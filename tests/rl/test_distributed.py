@@ -47,9 +47,14 @@ def test_two_processes_agree_with_each_other_and_with_one_process(runs):
     pair0, pair1 = _history(runs / "pair", 0), _history(runs / "pair", 1)
     single = _history(runs / "single", 0)
     assert len(pair0) == len(pair1) == len(single) == 3
+    # From the same parameters both build the same global batch, bit for bit. After an update
+    # the parameters agree to 1e-5 (checked below), not to the bit: the pair's step sums
+    # gradients through gloo between processes, the single one inside one XLA process, so
+    # later batches' sampler log-probs may differ in their last bits (compared by value).
+    assert pair0[0]["batch_digest"] == pair1[0]["batch_digest"] == single[0]["batch_digest"]
     for a, b, s in zip(pair0, pair1, single, strict=True):
         assert a["loss"] == b["loss"] and a["grad_norm"] == b["grad_norm"]
-        assert a["batch_digest"] == s["batch_digest"]  # the same global batch, bit for bit
+        assert a["batch_digest"] == b["batch_digest"]
         assert a["episodes"] == s["episodes"] == 32  # every process's episodes counted
         for key in ("loss", "grad_norm", "kl", "reward/total", "response_tokens"):
             np.testing.assert_allclose(a[key], s[key], rtol=1e-5, atol=1e-6, err_msg=key)
