@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench pin-worlds clean
+.PHONY: venv test lint demo bench plans pin-worlds clean
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-eval.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ demo: venv
 
 bench: venv
 	$(PY) -m benchmarks.load_export
+
+# The four real models' dry-run plans (memory, communication, FLOPs per step); fails if any
+# train step makes XLA replicate an activation. ~minutes per model on a 2-core CPU.
+plans: venv
+	$(PY) -m benchmarks.plans
 
 # Re-pin each server's seeded world digest (tests/servers/world_digests.json) after an
 # intended change to a seed builder; commit the diff with the change.

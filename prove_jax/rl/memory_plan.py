@@ -29,7 +29,9 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models import ModelConfig, abstract_model, preset
-from prove_jax.rl.batch import micro_batching
+from prove_jax.rl.batch import micro_batching, padded_length
+from prove_jax.rl.comm import KINDS, compiled_collective_bytes
+from prove_jax.rl.flops import PEAK_FLOPS, step_flops
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.optim import make_optimizer, optim_config
 from prove_jax.rl.train_step import make_train_step, opt_state_shardings
@@ -45,12 +47,13 @@ class Plan:
     name: str
     devices: int
     budget_gb: float
+    peak: str  # the device's row of `prove_jax.rl.flops.PEAK_FLOPS`
     mesh: dict[str, int] | None = None  # None: config.mesh
 
 
 # A v5p-8 slice has 4 chips, each one JAX device with 95 GB of HBM.
-PLANS = (Plan("8x H100-80GB", 8, 80.0),
-         Plan("TPU v5p-8", 4, 95.0, {"data": 1, "fsdp": 2, "tensor": 2}))
+PLANS = (Plan("8x H100-80GB", 8, 80.0, "H100 SXM"),
+         Plan("TPU v5p-8", 4, 95.0, "TPU v5p", {"data": 1, "fsdp": 2, "tensor": 2}))
 
 
 @dataclasses.dataclass
@@ -59,6 +62,7 @@ class PlanResult:
     mesh: dict[str, int]
     rows: int
     seq_len: int
+    targets: int  # LM-head positions per row (the compact batch's target_index width)
     micro_batches: int
     compile_s: float
     memory: dict[str, int]  # per device, from compiled.memory_analysis()
@@ -67,6 +71,8 @@ class PlanResult:
     reference: int
     kv_per_episode: int  # bytes per device for one full-length episode
     kv_episodes: int  # rollout.max_concurrent_episodes
+    comm: dict[str, int]  # bytes per device per step by collective kind (`prove_jax.rl.comm`)
+    flops: float  # model FLOPs of the whole step (`prove_jax.rl.flops`)
 
     @property
     def train_total(self) -> int:
@@ -104,14 +110,23 @@ def model_config(config: Any) -> ModelConfig:
 
 
 def batch_geometry(config: Any, mesh: dict[str, int]) -> tuple[int, int, int]:
-    """(global rows, padded sequence length, micro-batches) of one train step: rows padded as
-    the trainer pads them (`micro_batching`), so every mesh training accepts can be planned."""
+    """(global rows, padded sequence length, micro-batches) of the largest train step: a
+    full-length episode padded to its length bucket and rows padded as the trainer pads them
+    (`prove_jax.rl.batch`), so every mesh training accepts can be planned."""
     r, t = config.rollout, config.train
-    mult = max(1, t.seq_multiple)
-    seq = -(-(r.max_prompt_tokens + r.max_response_tokens) // mult) * mult
+    seq = padded_length(r.max_prompt_tokens + r.max_response_tokens, max(1, t.seq_multiple))
     micro, rows = micro_batching(r.prompts_per_step * r.group_size,
                                  mesh["data"] * mesh["fsdp"], t.micro_batches)
     return rows, seq, micro
+
+
+def head_targets(config: Any) -> int:
+    """LM-head positions per row of the largest compact batch: every response token sampled,
+    bucketed as `rollout_batch` buckets them."""
+    return padded_length(config.rollout.max_response_tokens, TARGET_MULTIPLE)
+
+
+TARGET_MULTIPLE = 32  # rollout_batch's default target_multiple
 
 
 def sharded_bytes(tree: Any, shardings: Any, dtype: Any = None) -> int:
@@ -123,16 +138,20 @@ def sharded_bytes(tree: Any, shardings: Any, dtype: Any = None) -> int:
     return total
 
 
-def _batch(rows: int, seq: int, with_ref: bool, mesh: Any) -> dict[str, jax.ShapeDtypeStruct]:
+def _batch(rows: int, seq: int, targets: int, with_ref: bool, mesh: Any
+           ) -> dict[str, jax.ShapeDtypeStruct]:
+    """The trainer's compact GRPO batch (`rollout_batch`) as sharded shapes."""
     def arr(shape: tuple[int, ...], dtype: Any) -> jax.ShapeDtypeStruct:
         spec = P(BATCH_AXES, *([None] * (len(shape) - 1)))
         return jax.ShapeDtypeStruct(shape, dtype, sharding=NamedSharding(mesh, spec))
 
     batch = {"tokens": arr((rows, seq), jnp.int32), "attention_mask": arr((rows, seq), jnp.int32),
-             "loss_mask": arr((rows, seq), jnp.int32), "old_logp": arr((rows, seq), jnp.float32),
+             "target_index": arr((rows, targets), jnp.int32),
+             "loss_mask": arr((rows, targets), jnp.int32),
+             "old_logp": arr((rows, targets), jnp.float32),
              "advantages": arr((rows,), jnp.float32)}
     if with_ref:
-        batch["ref_logp"] = arr((rows, seq), jnp.float32)
+        batch["ref_logp"] = arr((rows, targets), jnp.float32)
     return batch
 
 
@@ -147,6 +166,7 @@ def compile_plan(config: Any, plan: Plan) -> PlanResult:
     mesh = make_mesh(dict(plan.mesh or config.mesh), devices=cpus[:plan.devices])
     shape = dict(mesh.shape)
     rows, seq, micro = batch_geometry(config, shape)
+    targets = min(head_targets(config), seq - 1)
     cfg = model_config(config)
     graphdef, params = nnx.split(abstract_model(cfg), nnx.Param)
     optimizer = make_optimizer(optim_config(config.optim, train_steps=config.train.steps,
@@ -160,7 +180,7 @@ def compile_plan(config: Any, plan: Plan) -> PlanResult:
                            temperature=config.rollout.temperature)
     param_sh = tree_shardings(params, mesh)
     opt_sh = opt_state_shardings(optimizer, opt_state, param_sh, mesh)
-    batch = _batch(rows, seq, lc.kl_coef > 0, mesh)
+    batch = _batch(rows, seq, targets, lc.kl_coef > 0, mesh)
     rep = NamedSharding(mesh, P())
     jitted = jax.jit(step, in_shardings=(param_sh, opt_sh, {k: v.sharding for k, v in
                                                             batch.items()}),
@@ -180,8 +200,10 @@ def compile_plan(config: Any, plan: Plan) -> PlanResult:
     tensor = shape["tensor"] if cfg.num_kv_heads % shape["tensor"] == 0 else 1
     kv_full = (2 * cfg.num_layers * cfg.num_kv_heads * cfg.head_dim * jnp.dtype(cfg.dtype).itemsize
                * (config.rollout.max_prompt_tokens + config.rollout.max_response_tokens))
-    return PlanResult(plan, shape, rows, seq, micro, seconds, memory, params_b, adam, reference,
-                      kv_full // tensor, config.rollout.max_concurrent_episodes)
+    flops = step_flops(cfg, rows, seq, targets, iterations=1)
+    return PlanResult(plan, shape, rows, seq, targets, micro, seconds, memory, params_b, adam,
+                      reference, kv_full // tensor, config.rollout.max_concurrent_episodes,
+                      compiled_collective_bytes(compiled), flops)
 
 
 def _gb(x: float) -> str:
@@ -194,6 +216,12 @@ def _verdict(used: float, budget: float) -> str:
     return f"DOES NOT FIT (over by {(used - budget) / GB:.2f} GB)"
 
 
+def _at_peak(res: PlanResult) -> str:
+    peak = PEAK_FLOPS[res.plan.peak]
+    seconds = res.flops / (res.plan.devices * peak)
+    return f"{seconds:.1f} s at {res.plan.peak}'s {peak / 1e12:g} TFLOP/s bf16 peak"
+
+
 def _row(label: str, value: float, note: str = "") -> str:
     return f"     {label:<38}{_gb(value)}{'  ' + note if note else ''}"
 
@@ -204,7 +232,8 @@ def format_plan(res: PlanResult, cfg: ModelConfig) -> str:
     rollout = res.resident + res.kv_total
     lines = [
         f"== {p.name}: {p.devices} devices, mesh {mesh}, budget {p.budget_gb:.0f} GB per device",
-        f"   batch {res.rows} rows x {res.seq_len} tokens, {res.micro_batches} micro-batches of "
+        f"   batch {res.rows} rows x {res.seq_len} tokens (LM head on {res.targets} sampled "
+        f"positions per row), {res.micro_batches} micro-batches of "
         f"{res.rows // res.micro_batches} rows; lowered + compiled in {res.compile_s:.1f} s",
         "   train step per device (compiled; XLA:CPU's estimate):",
         _row("arguments", m["argument"]),
@@ -224,7 +253,16 @@ def format_plan(res: PlanResult, cfg: ModelConfig) -> str:
         f"   rollout: params + Adam + reference + KV = {rollout / GB:.2f} GB -> "
         f"{_verdict(rollout, budget)}; {res.episodes_that_fit} full-length episodes fit "
         "beside the resident state",
+        "   communication per device per step (compiled; XLA:CPU's estimate, loop trips "
+        "counted):",
+        *[_row(kind, res.comm[kind]) for kind in KINDS if res.comm[kind]],
+        _row("total", res.comm["total"]),
+        f"   model FLOPs per step {res.flops / 1e15:.1f} PFLOP (forward + backward, no "
+        f"recompute): {_at_peak(res)} per device",
     ]
+    if res.comm.get("unknown_trip_loops"):
+        lines.append(f"   note: {res.comm['unknown_trip_loops']} loop(s) without a known trip "
+                     "count were counted once")
     if res.train_total > budget and cfg.remat != "full":
         lines.append("   hint: --config.model.remat=full keeps one activation per layer and "
                      "recomputes the rest")

@@ -11,6 +11,7 @@ from configs.tiny import get_config
 from prove_jax.models import abstract_model, preset
 from prove_jax.rl.memory_plan import (
     PLANS,
+    Plan,
     batch_geometry,
     compile_plan,
     opt_state_shardings,
@@ -56,14 +57,23 @@ def tiny_plan():
 def test_tiny_plan_compiles_and_its_numbers_agree(tiny_plan):
     res, text = tiny_plan
     assert "XLA:CPU" in text and "8x H100-80GB" in text and "fits (margin" in text
+    assert "communication per device per step" in text and "model FLOPs per step" in text
+    # tensor 2 and fsdp 2 shard the weights: the step gathers them and reduces gradients
+    assert res.comm["all-gather"] > 0 and res.comm["unknown_trip_loops"] == 0
+    assert res.comm["total"] == sum(res.comm[k] for k in ("all-gather", "reduce-scatter",
+                                                           "all-reduce", "all-to-all",
+                                                           "collective-permute"))
     m = res.memory
     assert res.mesh == {"data": 2, "fsdp": 2, "tensor": 2}
     assert all(m[k] > 0 for k in ("argument", "output", "temp", "total"))
     assert res.params > 0 and res.reference > 0 and res.kv_per_episode > 0
     # float32 master weights: Adam's two moments are twice the parameters.
     assert res.adam == pytest.approx(2 * res.params, rel=0.01)
-    # Arguments per device = params + Adam state + this device's rows of the batch.
-    batch_bytes = (5 * res.rows * res.seq_len * 4 + res.rows * 4) // 4  # 4 batch shards
+    # Arguments per device = params + Adam state + this device's rows of the compact batch:
+    # tokens and attention mask [rows, seq]; target_index, loss_mask, old_logp and ref_logp
+    # [rows, 32] (every one of the 32 response tokens sampled); advantages [rows]; 4 shards.
+    assert (res.rows, res.seq_len, res.targets) == (8, 128, 32)
+    batch_bytes = (2 * 8 * 128 * 4 + 4 * 8 * 32 * 4 + 8 * 4) // 4
     assert m["argument"] == pytest.approx(res.params + res.adam + batch_bytes, rel=0.05)
     # Donated params and optimizer state come back in place.
     assert m["alias"] == pytest.approx(res.params + res.adam, rel=0.05)
@@ -86,6 +96,20 @@ def test_longer_sequences_need_more_temporary_memory(tiny_plan):
     assert (short.seq_len, long.seq_len) == (128, 256)
     assert long.memory["temp"] > 1.5 * short.memory["temp"]
     assert long.params == short.params and long.micro_batches == short.micro_batches
+
+
+def test_communication_follows_the_mesh():
+    """One device moves nothing; pure data parallelism (parameters replicated) gathers no
+    weights but must sum every gradient across the two replicas: at least one full copy of the
+    float32 gradients (526,080 bytes: 131,520 parameters, counted in the test above) per step."""
+    alone = compile_plan(_config(), Plan("one", 1, 80.0, "H100 SXM",
+                                         {"data": 1, "fsdp": 1, "tensor": 1}))
+    assert alone.comm["total"] == 0
+    data = compile_plan(_config(), Plan("data 2", 2, 80.0, "H100 SXM",
+                                        {"data": 2, "fsdp": 1, "tensor": 1}))
+    assert data.params == 131520 * 4
+    assert data.comm["all-gather"] == 0
+    assert data.comm["all-reduce"] + data.comm["reduce-scatter"] >= 131520 * 4
 
 
 def _opt_specs(name):
