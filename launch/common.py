@@ -20,6 +20,16 @@ def fake_cpu_devices(n: int) -> None:
         os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {flag}".strip()
 
 
+def quiet_logs() -> None:
+    """absl logging at WARNING unless the command line set --verbosity (or -v): JAX's INFO lines
+    (the libtpu probe on a CPU host, backend choice) would otherwise bury the progress bar.
+    Call it first in main(), before anything initialises a JAX backend."""
+    from absl import flags, logging
+
+    if not flags.FLAGS["verbosity"].present:
+        logging.set_verbosity(logging.WARNING)
+
+
 def model_from_config(model_cfg: ConfigDict, mesh: Mesh | None = None, *,
                       vocab_size: int | None = None) -> tuple[Decoder, ModelConfig]:
     """(model, ModelConfig) from `config.model`: a HF checkpoint dir or a named preset."""

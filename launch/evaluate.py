@@ -15,7 +15,7 @@ prints the table.
 
 from __future__ import annotations
 
-from launch.common import fake_cpu_devices
+from launch.common import fake_cpu_devices, quiet_logs
 
 fake_cpu_devices(8)  # a CPU host gets 8 devices for the mesh; no effect on accelerators
 
@@ -26,7 +26,7 @@ from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-from absl import app, logging  # noqa: E402
+from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
@@ -178,11 +178,11 @@ async def run_tau2(c: ConfigDict, chat: Any, policy: Callable[[Any], Any]) -> di
 
 
 def main(argv: list[str]) -> None:
+    quiet_logs()
     del argv
     from launch.runner import config_or_exit, single_process
 
     c = config_or_exit(_CONFIG.value, single_process, check, validate_categories)
-    logging.set_verbosity(logging.WARNING)
     from launch.common import chat_format
     from launch.runner import model_type
     from prove_jax.eval.report import markdown_table, write_results

@@ -177,10 +177,18 @@ async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: objec
     bar = tqdm(total=trainer.steps, initial=start, desc=desc, unit="step",
                disable=not (c.train.progress and primary), dynamic_ncols=True)
 
+    if primary:
+        print(f"MFU against {trainer.peak_label}")
+    history: list[dict] = []
+
     def on_step(step: int, m: dict) -> None:
         bar.update(1)
+        history.append(m)
         shown = {k: f"{m[k]:.4g}" for k in ("reward/total", "loss", "rollout_s", "step_s")
                  if k in m}
+        if "mfu" in m:
+            shown["tok/s/dev"] = f"{m['train_tokens_per_s_per_device']:.4g}"
+            shown["mfu"] = f"{m['mfu']:.2%}"
         bar.set_postfix(shown)
         if not c.train.progress:  # a plain log: every process's, the loss in full
             exact = {**shown, **({"loss": repr(m["loss"])} if "loss" in m else {})}
@@ -196,6 +204,7 @@ async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: objec
         trainer.publish(trainer.params)  # a collective: every process takes part
     if not primary:
         return
+    print(run_summary(history, start))
     print(f"metrics: {workdir / 'metrics.jsonl'}; checkpoints: {checkpointer.directory} "
           f"(steps {checkpointer.all_steps()})")
     if plot:
@@ -205,6 +214,27 @@ async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: objec
                         tokenizer_dir=tokenizer_dir(c.model), dtype=c.export.dtype,
                         max_shard_size=c.export.max_shard_size)
         print(f"exported Hugging Face checkpoint: {out}")
+
+
+def run_summary(history: list[dict], start: int) -> str:
+    """One line on the steps this run trained: the reward's first and last step means, and the
+    train step's median speed (the first step, which compiles, is left out when there are
+    others)."""
+    import numpy as np
+
+    if not history:
+        return f"nothing to train: already at step {start}"
+    parts = [f"trained steps {start + 1}-{start + len(history)}"]
+    rewards = [m["reward/total"] for m in history if "reward/total" in m]
+    if rewards:
+        parts.append(f"reward/total {rewards[0]:.3f} -> {rewards[-1]:.3f}")
+    timed = [m for m in history if "mfu" in m]
+    timed = timed[1:] if len(timed) > 1 else timed
+    if timed:
+        tokens = float(np.median([m["train_tokens_per_s_per_device"] for m in timed]))
+        used = float(np.median([m["mfu"] for m in timed]))
+        parts.append(f"median train step {tokens:.4g} tokens/s per device, MFU {used:.2%}")
+    return "; ".join(parts)
 
 
 def model_type(c: ConfigDict) -> str:

@@ -11,7 +11,7 @@ export use the GRPO run's machinery and workdir layout; `launch.export` reads it
 
 from __future__ import annotations
 
-from launch.common import fake_cpu_devices
+from launch.common import fake_cpu_devices, quiet_logs
 
 fake_cpu_devices(8)
 
@@ -19,18 +19,18 @@ import asyncio  # noqa: E402
 import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from absl import app, logging  # noqa: E402
+from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
 
 def main(argv: list[str]) -> None:
+    quiet_logs()
     del argv
     from launch.runner import check, config_or_exit, single_process, train_path
 
     c = config_or_exit(_CONFIG.value, single_process, check)
-    logging.set_verbosity(logging.WARNING)
     tasks_file = train_path(c)
     asyncio.run(sft(c, tasks_file))
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import sys
 
-from absl import app, logging
+from absl import app
 from ml_collections import config_flags
+
+from launch.common import quiet_logs
 
 _CONFIG = config_flags.DEFINE_config_file("config", "configs/synth.py", "synthesis config")
 
 
 def main(argv: list[str]) -> None:
+    quiet_logs()
     del argv
     from prove_jax.synthesis.run import run
     from prove_jax.synthesis.settings import SynthConfig
@@ -26,7 +29,6 @@ def main(argv: list[str]) -> None:
         cfg = SynthConfig.from_config(_CONFIG.value)
     except (ValueError, KeyError, AttributeError) as err:
         sys.exit(f"error: bad synthesis config: {err}")
-    logging.set_verbosity(logging.WARNING)
     result = run(cfg)
     s = result.stats
     mix = ", ".join(f"{k} {v:.1%}" for k, v in s["kind_mix"].items())

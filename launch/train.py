@@ -14,7 +14,7 @@ Hugging Face checkpoint, written at the end) and run.json (what `launch.export` 
 
 from __future__ import annotations
 
-from launch.common import fake_cpu_devices
+from launch.common import fake_cpu_devices, quiet_logs
 
 fake_cpu_devices(8)  # a CPU host gets 8 devices for the mesh; no effect on accelerators
 
@@ -23,13 +23,14 @@ import json  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from absl import app, logging  # noqa: E402
+from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
 
 def main(argv: list[str]) -> None:
+    quiet_logs()
     del argv
     c = _CONFIG.value
     if c is None:
@@ -48,7 +49,6 @@ def main(argv: list[str]) -> None:
         check(c)
     except ValueError as err:
         sys.exit(f"error: {err}")
-    logging.set_verbosity(logging.WARNING)
     tasks_file = train_path(c)  # synthesis runs its own event loop: before ours
     asyncio.run(train(c, tasks_file))
 

@@ -14,9 +14,10 @@ def free_port() -> int:
 
 
 def run_processes(commands: list[list[str]], *, devices: int, cwd: Path,
-                  timeout: float) -> list[str]:
+                  timeout: float, returncode: int = 0) -> list[str]:
     """Run the commands side by side (the processes of one JAX run, each with `devices` fake
-    CPU devices); every one must exit 0. Returns each one's output (stdout + stderr)."""
+    CPU devices); every one must exit with `returncode`. Returns each one's output (stdout +
+    stderr)."""
     env = {**os.environ, "XLA_FLAGS": f"--xla_force_host_platform_device_count={devices}",
            "JAX_PLATFORMS": "cpu"}
     procs = [subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
@@ -27,5 +28,5 @@ def run_processes(commands: list[list[str]], *, devices: int, cwd: Path,
         for p in procs:
             p.kill()
     for p, log in zip(procs, logs, strict=True):
-        assert p.returncode == 0, log[-3000:]
+        assert p.returncode == returncode, log[-3000:]
     return logs

@@ -195,11 +195,13 @@ class GRPOTrainer(Trainer):
                            step_s=t1 - t0)
             return metrics
         batch, real, digest = self.build_batch(groups)
+        t_step = time.perf_counter()
         outs = []
         for _ in range(self.settings.iterations):  # dispatched back to back, read once below
             self.params, self.opt_state, out = self._step(self.params, self.opt_state, batch)
             outs.append(out)
         outs = jax.device_get(outs)
+        step_s = time.perf_counter() - t_step
         updates = sum(1.0 - max(float(o["nothing_to_learn"]), float(o["skipped_nonfinite"]))
                       for o in outs)
         out = {k: float(v) for k, v in outs[-1].items()}
@@ -209,7 +211,8 @@ class GRPOTrainer(Trainer):
         metrics.update(out)
         metrics.update(updates=updates, rollout_s=t1 - t0, train_s=t2 - t1, step_s=t2 - t0,
                        train_tokens_per_s=real * self.settings.iterations / max(t2 - t1, 1e-9),
-                       seq_len_padded=float(batch["tokens"].shape[1]))
+                       seq_len_padded=float(batch["tokens"].shape[1]), optimizer_s=step_s)
+        metrics.update(self.throughput(batch, real, step_s, self.settings.iterations))
         return metrics
 
 

@@ -28,11 +28,16 @@ class SFTTrainer(Trainer):
         rows = next(self.loader)
         batch = sft_batch(rows, seq_multiple=self.seq_multiple,
                           rows_multiple=self.rows_multiple, min_rows=self.batch_size)
+        t_step = time.perf_counter()
         self.params, self.opt_state, out = self._step(self.params, self.opt_state, batch)
         metrics: dict[str, Any] = {k: float(v) for k, v in jax.device_get(out).items()}
-        elapsed = time.perf_counter() - t0
+        t_end = time.perf_counter()
+        elapsed = t_end - t0
+        real = float(np.sum(batch["attention_mask"]))
         self.step += 1
         metrics.update(step_s=elapsed, examples=float(len(rows)),
-                       train_tokens_per_s=float(np.sum(batch["attention_mask"])) / elapsed,
-                       seq_len_padded=float(batch["tokens"].shape[1]))
+                       train_tokens_per_s=real / elapsed,
+                       seq_len_padded=float(batch["tokens"].shape[1]),
+                       optimizer_s=t_end - t_step)
+        metrics.update(self.throughput(batch, real, t_end - t_step))
         return metrics

@@ -17,6 +17,7 @@ from flax import nnx
 
 from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.rl.batch import micro_batching
+from prove_jax.rl.flops import device_peak, mfu, step_flops
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter
 from prove_jax.rl.train_step import jit_train_step, make_train_step
@@ -46,6 +47,23 @@ class Trainer:
         self._step = jit_train_step(step_fn, self.params, self.opt_state, mesh,
                                     optimizer)
         self.step = 0
+        # MFU's denominator: the spec sheet's bf16 peak of an accelerator, measured on a CPU
+        self.peak_flops, self.peak_label = device_peak(mesh.devices.flat[0])
+
+    def throughput(self, batch: dict[str, Any], real_tokens: float, seconds: float,
+                   iterations: int = 1) -> dict[str, float]:
+        """What `iterations` optimizer passes over the global `batch` achieved in `seconds` of
+        train-step time (a step that compiled includes its compile): model FLOPs
+        (`prove_jax.rl.flops`: forward + backward, the compact head on the sampled positions
+        only), real (unpadded) tokens per second per device, and MFU against `peak_label`."""
+        rows, seq = batch["tokens"].shape
+        targets = batch["target_index"].shape[1] if "target_index" in batch else seq - 1
+        devices = self.mesh.devices.size
+        flops = step_flops(self.model.cfg, rows, seq, targets, iterations=iterations)
+        return {"model_flops": flops,
+                "train_tokens_per_s_per_device": real_tokens * iterations
+                / max(seconds, 1e-9) / devices,
+                "mfu": mfu(flops, seconds, devices, self.peak_flops)}
 
     def restore(self) -> int:
         """Continue from the newest finished checkpoint, if any; returns the step."""

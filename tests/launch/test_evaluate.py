@@ -1,5 +1,5 @@
 """`python -m launch.evaluate` as a user runs it: a tiny random model through the whole BFCL path
-(20 entries, 5 per category), the oracle on τ² and the held-out split, results files, and
+(8 entries, 2 per category), the oracle on τ² and the held-out split, results files, and
 config errors that name the field to set."""
 
 import json
@@ -19,23 +19,23 @@ def _evaluate(workdir: Path, *extra: str, timeout: int = 900) -> subprocess.Comp
 
 
 @pytest.mark.timeout(900)
-def test_tiny_random_model_completes_20_bfcl_entries(tmp_path):
+def test_tiny_random_model_completes_8_bfcl_entries(tmp_path):
     proc = _evaluate(tmp_path, "--config.eval.benchmark=bfcl_multi_turn",
-                     "--config.eval.policy=model", "--config.eval.limit=5",
+                     "--config.eval.policy=model", "--config.eval.limit=2",
                      "--config.eval.max_new_tokens=16", "--config.eval.max_steps_per_turn=2")
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = tmp_path / "eval" / "bfcl_multi_turn-model"
     results = json.loads((out / "results.json").read_text())
     assert set(results["categories"]) == {"multi_turn_base", "multi_turn_miss_param",
                                           "multi_turn_miss_func", "multi_turn_long_context"}
-    assert all(c["n"] == 5 for c in results["categories"].values())
-    assert results["overall"]["n"] == 20 and results["policy"] == "model"
+    assert all(c["n"] == 2 for c in results["categories"].values())
+    assert results["overall"]["n"] == 8 and results["policy"] == "model"
     rows = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
-    assert len(rows) == 20
+    assert len(rows) == 8
     # Every episode was played (a random model scores ~0, but nothing broke on the way).
     assert not [r for r in rows if r["error_type"] == "multi_turn:inference_error"]
-    assert "| overall | 20 |" in (out / "results.md").read_text()
-    assert "| multi_turn_base | 5 |" in proc.stdout
+    assert "| overall | 8 |" in (out / "results.md").read_text()
+    assert "| multi_turn_base | 2 |" in proc.stdout
 
 
 @pytest.mark.timeout(600)

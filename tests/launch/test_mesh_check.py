@@ -1,11 +1,17 @@
 """`launch.runner.check` refuses, before any weights load, a mesh the run cannot use, with one
 ValueError naming the config fields; a mesh whose batch axes split no power of two is fine."""
 
+import sys
+from pathlib import Path
+
 import jax
 import pytest
 
 from configs.tiny import get_config
 from launch.runner import check, check_mesh
+from tests.net import free_port, run_processes
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _config(tmp_path, **mesh):
@@ -67,3 +73,23 @@ def test_bad_training_settings_are_named_before_anything_loads(tmp_path, section
     c[section][field] = value
     with pytest.raises(ValueError, match=message):
         check(c)
+
+
+@pytest.mark.timeout(300)
+def test_two_real_processes_stop_at_the_check_before_anything_loads(tmp_path):
+    """Two JAX processes (gloo, 4 fake devices each) with a mesh whose one batch shard cannot
+    be split between them: each exits 1 naming the fields, before synthesis or weights."""
+    port = free_port()
+    logs = run_processes([
+        [sys.executable, "-m", "launch.train", "--config=configs/tiny.py",
+         f"--config.workdir={tmp_path / 'run'}", "--config.mesh.data=1",
+         "--config.mesh.fsdp=1", "--config.mesh.tensor=8",
+         "--config.distributed.enabled=True",
+         f"--config.distributed.coordinator_address=127.0.0.1:{port}",
+         "--config.distributed.num_processes=2", f"--config.distributed.process_id={p}"]
+        for p in range(2)], devices=4, cwd=ROOT, timeout=240, returncode=1)
+    for log in logs:
+        assert "error: --config.mesh.data=1 x --config.mesh.fsdp=1 = 1 batch shards do not " \
+               "split over 2 processes" in log, log[-2000:]
+        assert "synthesized" not in log and "model:" not in log
+    assert not (tmp_path / "run").exists()

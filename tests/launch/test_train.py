@@ -3,6 +3,7 @@ transformers loads), exact resume after SIGKILL, launch.export, and clear config
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,7 +34,26 @@ def full_run(tasks, tmp_path_factory) -> Path:
     proc = subprocess.run(_cmd(workdir, tasks), cwd=ROOT, capture_output=True, text=True,
                           timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    _LOGS["full"] = proc
     return workdir
+
+
+_LOGS: dict[str, subprocess.CompletedProcess] = {}
+ABSL_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d", re.M)  # absl / XLA C++ log lines
+
+
+@pytest.mark.timeout(1200)
+def test_the_log_is_quiet_and_says_how_fast_the_step_ran(full_run):
+    proc = _LOGS["full"]
+    log = proc.stdout + proc.stderr
+    assert "Involuntary full rematerialization" not in log
+    assert len(ABSL_LINE.findall(log)) <= 2, ABSL_LINE.findall(log)
+    assert "libtpu" not in log  # JAX's accelerator probe is INFO: not shown on a CPU run
+    assert "MFU against cpu, measured" in proc.stdout
+    assert re.search(r"trained steps 1-3; .*tokens/s per device, MFU \d", proc.stdout)
+    for r in _metrics(full_run):
+        assert r["model_flops"] > 0 and r["train_tokens_per_s_per_device"] > 0
+        assert 0 < r["mfu"] < 1
 
 
 @pytest.mark.timeout(1200)
