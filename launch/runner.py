@@ -174,11 +174,10 @@ async def finish(c: ConfigDict, trainer: object, model: object, model_cfg: objec
     if start and primary:
         print(f"resumed from {checkpointer.directory} at step {start}")
     trainer.writer = MetricsWriter(workdir, resume_step=start) if primary else None
-    bar = tqdm(total=trainer.steps, initial=start, desc=desc, unit="step",
-               disable=not (c.train.progress and primary), dynamic_ncols=True)
-
     if primary:
         print(f"MFU against {trainer.peak_label}")
+    bar = tqdm(total=trainer.steps, initial=start, desc=desc, unit="step",
+               disable=not (c.train.progress and primary), dynamic_ncols=True)
     history: list[dict] = []
 
     def on_step(step: int, m: dict) -> None:
