@@ -31,6 +31,14 @@ VARIANTS = {
                    dict(head_dim=16, tie_word_embeddings=False,
                         rope_parameters={"rope_type": "yarn", "factor": 4.0, "rope_theta": 1e4,
                                          "original_max_position_embeddings": 64})),
+    "llama_tied": (transformers.LlamaConfig,  # SmolLM2's shape of switches
+                   dict(tie_word_embeddings=True, rms_norm_eps=1e-5, rope_theta=1e5)),
+    "llama3_rope_bias": (transformers.LlamaConfig,
+                         dict(tie_word_embeddings=False, attention_bias=True, mlp_bias=True,
+                              rope_parameters={"rope_type": "llama3", "factor": 8.0,
+                                               "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                               "original_max_position_embeddings": 64,
+                                               "rope_theta": 5e5})),
     "granite_linear_rope": (transformers.GraniteConfig,
                             dict(tie_word_embeddings=False, rope_parameters={
                                 "rope_type": "linear", "factor": 2.0, "rope_theta": 1e4})),

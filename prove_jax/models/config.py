@@ -1,6 +1,7 @@
 """Model configuration: one dataclass for every family, parsed from Hugging Face `config.json`.
 
-A family is a set of switches here (q/k norm, biases, Granite's multipliers), not a separate model.
+A family is a set of switches here (q/k norm, biases, Granite's multipliers), not a separate model:
+Llama is the plain case (optional biases, llama3 rope scaling).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-SUPPORTED_MODEL_TYPES = ("qwen3", "qwen2", "granite")
+SUPPORTED_MODEL_TYPES = ("qwen3", "qwen2", "granite", "llama")
 SUPPORTED_ROPE_TYPES = ("default", "linear", "yarn", "llama3")
 REMAT_POLICIES = ("none", "full", "dots", "dots_no_batch")
 DTYPES = ("float32", "bfloat16", "float16")
@@ -20,6 +21,7 @@ _ARCHITECTURES = {
     "qwen3": "Qwen3ForCausalLM",
     "qwen2": "Qwen2ForCausalLM",
     "granite": "GraniteForCausalLM",
+    "llama": "LlamaForCausalLM",  # Llama 2 / 3.x, SmolLM2
 }
 
 
@@ -43,9 +45,9 @@ class ModelConfig:
     rope_scaling: tuple[tuple[str, Any], ...] | None = None
     max_position_embeddings: int = 32768
     tie_word_embeddings: bool = False
-    qkv_bias: bool = False  # qwen2: always; qwen3/granite: `attention_bias`
-    o_bias: bool = False  # qwen3/granite `attention_bias` also covers o_proj
-    mlp_bias: bool = False  # granite `mlp_bias`
+    qkv_bias: bool = False  # qwen2: always; qwen3/granite/llama: `attention_bias`
+    o_bias: bool = False  # qwen3/granite/llama `attention_bias` also covers o_proj
+    mlp_bias: bool = False  # granite/llama `mlp_bias`
     qk_norm: bool = False  # qwen3
     embedding_multiplier: float = 1.0  # granite
     residual_multiplier: float = 1.0  # granite
@@ -147,6 +149,9 @@ class ModelConfig:
             fields.update(qk_norm=True, qkv_bias=attention_bias, o_bias=attention_bias)
         elif model_type == "qwen2":
             fields.update(qkv_bias=True)
+        elif model_type == "llama":
+            fields.update(qkv_bias=attention_bias, o_bias=attention_bias,
+                          mlp_bias=bool(raw.get("mlp_bias", False)))
         elif model_type == "granite":
             fields.update(
                 qkv_bias=attention_bias,
@@ -188,8 +193,10 @@ class ModelConfig:
             value = getattr(self, key)
             if value is not None:
                 out[key] = list(value) if isinstance(value, tuple) else value
-        if self.model_type in ("qwen3", "granite"):
+        if self.model_type in ("qwen3", "granite", "llama"):
             out["attention_bias"] = self.qkv_bias
+        if self.model_type == "llama":
+            out["mlp_bias"] = self.mlp_bias
         if self.model_type == "granite":
             out.update(
                 mlp_bias=self.mlp_bias,

@@ -35,6 +35,13 @@ PRESETS: dict[str, dict[str, Any]] = {
         embedding_multiplier=12.0, residual_multiplier=0.22, attention_multiplier=0.0078125,
         logits_scaling=16.0, bos_token_id=100257, eos_token_id=100257, pad_token_id=100256,
     ),
+    # SmolLM2-135M-Instruct (REFERENCE.md §10): the real model a 2-core CPU can train.
+    "smollm2_135m": dict(
+        model_type="llama", vocab_size=49152, hidden_size=576, intermediate_size=1536,
+        num_layers=30, num_heads=9, num_kv_heads=3, head_dim=64, rms_norm_eps=1e-5,
+        rope_theta=100000.0, max_position_embeddings=8192, tie_word_embeddings=True,
+        bos_token_id=1, eos_token_id=2, pad_token_id=2,
+    ),
     # Small enough for a laptop CPU; head_dim != hidden/heads like Qwen3-4B.
     "tiny": dict(
         model_type="qwen3", vocab_size=512, hidden_size=64, intermediate_size=128,

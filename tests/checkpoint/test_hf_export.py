@@ -19,7 +19,8 @@ def qwen_tokenizer_dir() -> Path:
     return Path(spec.submodule_search_locations[0]) / "tokenizer_files"
 
 
-@pytest.mark.parametrize("variant", ["qwen3_tied", "qwen3_untied", "qwen2_bias", "granite"])
+@pytest.mark.parametrize("variant", ["qwen3_tied", "qwen3_untied", "qwen2_bias", "granite",
+                                     "llama3_rope_bias"])
 def test_export_loads_in_transformers_with_same_logits(hf_checkpoint, tmp_path, variant):
     src, _ = hf_checkpoint(variant)
     model, cfg = load_hf(src, dtype="float32")

@@ -14,6 +14,7 @@ TARGETS = {
     "qwen3_8b": (36, 4096, 32, 8, 128, 12288, 151936, False),
     "qwen2_5_7b": (28, 3584, 28, 4, 128, 18944, 152064, False),
     "granite_4_1_8b": (40, 4096, 32, 8, 128, 12800, 100352, True),
+    "smollm2_135m": (30, 576, 9, 3, 64, 1536, 49152, True),  # REFERENCE.md §10
 }
 
 
@@ -33,6 +34,10 @@ def test_preset_parameter_counts():
     assert 4.0e9 < count("qwen3_4b") < 4.05e9  # Qwen3-4B: 4.02B
     assert 8.1e9 < count("qwen3_8b") < 8.25e9  # Qwen3-8B: 8.19B
     assert 7.55e9 < count("qwen2_5_7b") < 7.7e9  # Qwen2.5-7B: 7.62B
+    # SmolLM2-135M by hand: tied 49152 x 576 embedding; 30 layers of q, o 576x576, k, v
+    # 576x192, gate, up, down 576x1536 and two 576 norms; the final norm.
+    per_layer = 2 * 576 * 576 + 2 * 576 * 192 + 3 * 576 * 1536 + 2 * 576
+    assert count("smollm2_135m") == 49152 * 576 + 30 * per_layer + 576  # 134,515,008
 
 
 def test_legacy_rope_fields_and_roundtrip():

@@ -30,6 +30,13 @@ def test_family_switches_are_parsed(hf_checkpoint):
     assert (cfg.embedding_multiplier, cfg.residual_multiplier, cfg.logits_scaling) == (
         12.0, 0.22, 16.0)
     assert cfg.attention_scale == pytest.approx(0.05)
+    _, cfg = load_hf(hf_checkpoint("llama_tied")[0])
+    assert (cfg.model_type, cfg.qkv_bias, cfg.o_bias, cfg.mlp_bias, cfg.qk_norm,
+            cfg.tie_word_embeddings, cfg.rope_theta) == ("llama", False, False, False, False,
+                                                         True, 1e5)
+    _, cfg = load_hf(hf_checkpoint("llama3_rope_bias")[0])
+    assert (cfg.qkv_bias, cfg.o_bias, cfg.mlp_bias) == (True, True, True)
+    assert cfg.rope_dict["rope_type"] == "llama3" and cfg.rope_theta == 5e5
 
 
 def test_left_padding_matches_unpadded(hf_checkpoint):
