@@ -41,9 +41,9 @@ def test_missing_config(ckpt):
 
 def test_unsupported_model_type(ckpt):
     config = json.loads((ckpt / "config.json").read_text())
-    config["model_type"] = "llama"
+    config["model_type"] = "mistral"
     (ckpt / "config.json").write_text(json.dumps(config))
-    with pytest.raises(ConfigError, match="unsupported model_type 'llama'"):
+    with pytest.raises(ConfigError, match="unsupported model_type 'mistral'"):
         load_hf(ckpt)
 
 
