@@ -21,7 +21,10 @@ import numpy as np
 
 from prove_jax.rollout.trajectory import Trajectory
 
-__all__ = ["micro_batching", "padded_length", "rollout_batch", "sft_batch"]
+__all__ = ["TARGET_MULTIPLE", "micro_batching", "padded_length", "rollout_batch", "sft_batch"]
+
+# Head positions per row are bucketed to multiples of this (with `padded_length`).
+TARGET_MULTIPLE = 32
 
 
 def micro_batching(rows: int, data_ways: int, micro_batches: int = 0) -> tuple[int, int]:
@@ -84,7 +87,8 @@ def _batch(rows: list[dict], seq_multiple: int, rows_multiple: int,
 
 def rollout_batch(trajectories: Sequence[Trajectory], advantages: Sequence[float], *,
                   seq_multiple: int = 256, rows_multiple: int = 1,
-                  target_multiple: int = 32, min_rows: int = 0) -> dict[str, np.ndarray]:
+                  target_multiple: int = TARGET_MULTIPLE,
+                  min_rows: int = 0) -> dict[str, np.ndarray]:
     """GRPO batch in the train step's compact form: tokens, attention_mask [B, T];
     target_index, loss_mask, old_logp [B, R] (the sampled tokens' positions, R the most in a
     row, bucketed); advantages [B]. Rows are padded (masks 0) to at least `min_rows`, so a
@@ -101,7 +105,7 @@ def rollout_batch(trajectories: Sequence[Trajectory], advantages: Sequence[float
 
 
 def sft_batch(examples: Sequence[dict], *, seq_multiple: int = 256, rows_multiple: int = 1,
-              target_multiple: int = 32, min_rows: int = 0) -> dict[str, np.ndarray]:
+              target_multiple: int = TARGET_MULTIPLE, min_rows: int = 0) -> dict[str, np.ndarray]:
     """SFT batch from {"tokens", "loss_mask"} rows (loss on the assistant's tokens only),
     compact like `rollout_batch`."""
     rows = [{"tokens": ex["tokens"], "attention_mask": [1] * len(ex["tokens"]),

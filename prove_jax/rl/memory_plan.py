@@ -29,7 +29,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models import ModelConfig, abstract_model, preset
-from prove_jax.rl.batch import micro_batching, padded_length
+from prove_jax.rl.batch import TARGET_MULTIPLE, micro_batching, padded_length
 from prove_jax.rl.comm import KINDS, compiled_collective_bytes
 from prove_jax.rl.flops import PEAK_FLOPS, step_flops
 from prove_jax.rl.losses import LossConfig
@@ -125,8 +125,6 @@ def head_targets(config: Any) -> int:
     bucketed as `rollout_batch` buckets them."""
     return padded_length(config.rollout.max_response_tokens, TARGET_MULTIPLE)
 
-
-TARGET_MULTIPLE = 32  # rollout_batch's default target_multiple
 
 
 def sharded_bytes(tree: Any, shardings: Any, dtype: Any = None) -> int:
