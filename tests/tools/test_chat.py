@@ -8,7 +8,7 @@ import json
 import pytest
 
 from prove_jax.tools.chat import ChatFormat, ChatTemplateError, ParsedCall, family_for
-from tests.rollout.tokenizers import granite_tokenizer, qwen3_tokenizer
+from tests.rollout.tokenizers import granite_tokenizer, hermes_tokenizer, qwen3_tokenizer
 
 TOOLS = [
     {"type": "function", "function": {
@@ -25,9 +25,10 @@ MESSAGES = [{"role": "system", "content": "You help with payments."},
             {"role": "user", "content": "Pay p_002 12.5 for lunch, then show my wallet."}]
 
 
-@pytest.fixture(scope="module", params=["qwen3", "qwen2", "granite"])
+@pytest.fixture(scope="module", params=["qwen3", "qwen2", "granite", "hermes"])
 def chat(request) -> ChatFormat:
-    tok = granite_tokenizer() if request.param == "granite" else qwen3_tokenizer()
+    tok = {"granite": granite_tokenizer, "hermes": hermes_tokenizer}.get(
+        request.param, qwen3_tokenizer)()
     return ChatFormat(tok, request.param)
 
 
@@ -189,9 +190,10 @@ def test_continuation_rejects_misuse_and_non_append_only_templates(qwen3):
 
 def test_bad_configuration_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown chat family"):
-        ChatFormat(qwen3_tokenizer(), "llama")
+        ChatFormat(qwen3_tokenizer(), "mistral")
     with pytest.raises(ValueError, match="is not one token"):
         ChatFormat(granite_tokenizer(), "qwen3")
     assert family_for("granitemoehybrid") == "granite" and family_for("qwen2") == "qwen2"
+    assert family_for("llama") == "hermes"
     with pytest.raises(ValueError, match="no chat family"):
-        family_for("llama")
+        family_for("mistral")
