@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench plans pin-worlds clean
+.PHONY: venv test lint demo bench plans reproduce pin-worlds clean
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-eval.txt requirements-gguf.txt \
 		requirements-models.txt
@@ -26,6 +26,12 @@ test: lint
 demo: venv
 	rm -rf runs/tiny
 	$(PY) -m launch.train --config=configs/tiny.py
+
+# A real model learns tool use on this CPU (README "A real model learns"): SmolLM2-135M-Instruct
+# from its wheel -> SFT -> GRPO -> held-out evaluation, into runs/smollm2/ (results.md,
+# curve.png). Stages resume: rerun after an interruption and finished stages are skipped.
+reproduce: venv
+	$(PY) -m launch.reproduce --out=runs/smollm2
 
 bench: venv
 	$(PY) -m benchmarks.load_export

@@ -57,6 +57,7 @@ def get_base_config() -> ConfigDict:
         max_new_tokens=4096,  # per assistant turn
         temperature=1.0, top_p=1.0, top_k=0,  # not given by the paper
         max_concurrent_episodes=256, episode_timeout_s=900.0,
+        compact_schemas=False,  # tools shown without validation-only keywords (tools.compact)
     ))
     c.train = ConfigDict(dict(
         steps=350,

@@ -116,13 +116,15 @@ def model_policy(c: ConfigDict, chat: Any) -> Any:
 
 async def run_heldout(c: ConfigDict, chat: Any, policy: Callable[[Any], Any]) -> dict:
     from launch.wiring import rollout_config, server_specs
+    from prove_jax.data.loader import cap_tools
     from prove_jax.data.tasks import load_tasks
     from prove_jax.eval.heldout import run_heldout as play
     from prove_jax.rollout.oracle import OraclePolicy, load_meta
     from prove_jax.tools.manager import MCPManager
 
     path = Path(heldout_path(c))
-    tasks = load_tasks(path)[:c.eval.limit or None]
+    # the tools a task offers are capped as in training (data.max_tools; 0 keeps them all)
+    tasks = [cap_tools(t, c.data.max_tools) for t in load_tasks(path)[:c.eval.limit or None]]
     if not tasks:
         raise ValueError(f"heldout: {path} holds no tasks")
     if c.eval.policy == "model":

@@ -54,6 +54,7 @@ def rollout_config(c: ConfigDict) -> RolloutConfig:
         max_total_tokens=r.max_prompt_tokens + r.max_response_tokens,
         max_new_tokens=r.max_new_tokens, episode_timeout_s=r.episode_timeout_s,
         max_concurrent_episodes=r.max_concurrent_episodes,
+        compact_schemas=r.get("compact_schemas", False),
         reward=RewardConfig.from_dict(dict(c.reward)))
 
 

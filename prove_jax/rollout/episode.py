@@ -25,6 +25,7 @@ from prove_jax.rollout.policy import Generation, GenerationRequest
 from prove_jax.rollout.task import RolloutConfig, Task
 from prove_jax.rollout.trajectory import CallRecord, Trajectory, outcome_of
 from prove_jax.tools.chat import ChatFormat, ParsedCall
+from prove_jax.tools.compact import compact_schema
 
 __all__ = ["Generate", "ToolHost", "play_episode"]
 
@@ -74,6 +75,8 @@ async def play_episode(task: Task, *, generate: Generate, tools: ToolHost, chat:
 async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
                  tools: ToolHost, chat: ChatFormat, config: RolloutConfig) -> None:
     schemas = task.offered(session.schemas)
+    if config.compact_schemas:
+        schemas = [compact_schema(s) for s in schemas]
     names = [s["function"]["name"] for s in schemas]
     messages = task.messages()
     traj.append(chat.prompt_tokens(messages, schemas))

@@ -95,6 +95,7 @@ class RolloutConfig:
     max_concurrent_episodes: int = 256  # AioPool size: live episodes (and their sessions)
     batch_wait_s: float = 0.02  # the batcher flushes early only when every live episode waits
     max_batch_size: int | None = None  # None: one generate call for every waiting episode
+    compact_schemas: bool = False  # show tools without validation-only keywords (tools.compact)
     reward: RewardConfig | Mapping[str, Any] | None = field(default=None)
 
     def __post_init__(self) -> None:

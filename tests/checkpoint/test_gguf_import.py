@@ -156,3 +156,32 @@ def test_unpermute_inverts_llama_cpps_rotary_row_order():
     stored = hf.reshape(heads, 2, head_dim // 2, d).swapaxes(1, 2).reshape(hf.shape)
     assert stored[1].tolist() == hf[4].tolist()
     np.testing.assert_array_equal(_unpermute(stored, heads), hf)
+
+
+def test_reproduce_smoke_runs_every_stage_and_resumes(imported, tmp_path):
+    """`make reproduce` at plumbing sizes (2 SFT steps, 2 GRPO steps) from the imported model;
+    a rerun skips every finished stage. The evaluation stage is left out to keep `make test`
+    within budget (launch.evaluate's held-out path has its own tests)."""
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(imported, out / "base")  # the import stage is done: it is skipped
+    command = [sys.executable, "-m", "launch.reproduce", f"--out={out}", "--smoke",
+               "--eval_models="]
+    first = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+    assert "[import] done" in first.stdout
+    times = json.loads((out / "stages.json").read_text())
+    assert set(times) == {"data", "sft", "grpo"}
+    grpo = [json.loads(x) for x in (out / "grpo" / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in grpo] == [1, 2] and all(np.isfinite(r["loss"]) for r in grpo)
+    sft = [json.loads(x) for x in (out / "sft" / "metrics.jsonl").read_text().splitlines()]
+    assert len(sft) == 2 and all(0 < r["loss"] < 20 for r in sft)
+    assert json.loads((out / "grpo" / "hf" / "config.json").read_text())["model_type"] == "llama"
+    md = (out / "results.md").read_text()
+    assert "not all models evaluated yet" in md and "Stage wall times (s): data " in md
+    assert (out / "curve.png").stat().st_size > 1000
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert all(f"[{name}] done" in again.stdout for name in times)
+    assert json.loads((out / "stages.json").read_text()) == times

@@ -1,0 +1,113 @@
+"""results.md and curve.png of a `launch.reproduce` run, from the files its stages wrote.
+
+Held-out rows: each model's mean ± standard deviation over the evaluation seeds of
+  reward      the PROVE total (reward/total)
+  success     final world state equal to the truth's, episode not failed
+  valid       the valid-call rate (reward/val: the share of calls that executed without error)
+  calls       calls per episode (from episodes.jsonl)
+The learning target: grpo > sft > base on reward, each gap larger than twice the larger of the
+two standard deviations.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["heldout_summary", "target_met", "write_report"]
+
+MODELS = ("base", "sft", "grpo")
+METRICS = ("reward", "success", "valid", "calls")
+
+
+def _seed_metrics(eval_dir: Path) -> dict[str, float]:
+    overall = json.loads((eval_dir / "results.json").read_text())["overall"]
+    rows = [json.loads(line) for line in (eval_dir / "episodes.jsonl").read_text().splitlines()
+            if line.strip()]
+    return {"reward": overall.get("reward/total", 0.0), "success": overall.get("success", 0.0),
+            "valid": overall.get("reward/val", 0.0),
+            "calls": statistics.fmean(r.get("calls", 0) for r in rows) if rows else 0.0,
+            "n": overall.get("n", len(rows))}
+
+
+def heldout_summary(out: Path, seeds: Sequence[int]) -> dict[str, dict[str, Any]]:
+    """model -> {metric: (mean, std), "n": tasks, "seeds": found} for every evaluated model."""
+    summary = {}
+    for model in MODELS:
+        found = [_seed_metrics(out / "eval" / f"{model}-s{s}") for s in seeds
+                 if (out / "eval" / f"{model}-s{s}" / "results.json").is_file()]
+        if not found:
+            continue
+        row: dict[str, Any] = {"n": found[0]["n"], "seeds": len(found)}
+        for m in METRICS:
+            values = [f[m] for f in found]
+            row[m] = (statistics.fmean(values),
+                      statistics.stdev(values) if len(values) > 1 else 0.0)
+        summary[model] = row
+    return summary
+
+
+def target_met(summary: Mapping[str, Mapping[str, Any]]) -> bool | None:
+    """grpo > sft > base on reward by more than 2 std each; None until all three exist."""
+    if not all(m in summary for m in MODELS):
+        return None
+
+    def above(hi: str, lo: str) -> bool:
+        (m_hi, s_hi), (m_lo, s_lo) = summary[hi]["reward"], summary[lo]["reward"]
+        return m_hi - m_lo > 2 * max(s_hi, s_lo)
+
+    return above("sft", "base") and above("grpo", "sft")
+
+
+def _curve(out: Path, png: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, stage, key, label in ((left, "sft", "loss", "SFT loss (assistant tokens)"),
+                                  (right, "grpo", "reward/total", "GRPO reward (step mean)")):
+        path = out / stage / "metrics.jsonl"
+        rows = [json.loads(x) for x in path.read_text().splitlines()] if path.is_file() else []
+        rows = [r for r in rows if key in r]
+        ax.plot([r["step"] for r in rows], [r[key] for r in rows], marker="o")
+        ax.set_title(label)
+        ax.set_xlabel("step")
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+    return png
+
+
+def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any]) -> dict[str, Path]:
+    summary = heldout_summary(out, seeds)
+    times = json.loads((out / "stages.json").read_text()) if (out / "stages.json").is_file() \
+        else {}
+    lines = ["# SmolLM2-135M-Instruct: base -> SFT -> GRPO (held-out synthesized tasks)", "",
+             f"Settings: {json.dumps(dict(settings))}; evaluation seeds {list(seeds)}, "
+             "temperature from the config's eval section.", "",
+             "| model | tasks | seeds | reward | success | valid-call rate | calls/episode |",
+             "|---|---|---|---|---|---|---|"]
+    for model, row in summary.items():
+        cells = [f"{row[m][0]:.3f} ± {row[m][1]:.3f}" for m in METRICS]
+        lines.append(f"| {model} | {row['n']} | {row['seeds']} | " + " | ".join(cells) + " |")
+    met = target_met(summary)
+    lines += ["", "Target (reward: grpo > sft > base, each by more than 2 std across seeds): "
+              + {None: "not all models evaluated yet", True: "met", False: "NOT met"}[met]]
+    bfcl = [(m, out / "eval" / f"bfcl-{m}" / "results.json") for m in MODELS]
+    bfcl = [(m, json.loads(p.read_text())["overall"]) for m, p in bfcl if p.is_file()]
+    if bfcl:
+        lines += ["", "| BFCL multi-turn base (greedy) | entries | accuracy |", "|---|---|---|"]
+        lines += [f"| {m} | {o.get('n', '')} | {o.get('accuracy', o.get('success', 0.0)):.3f} |"
+                  for m, o in bfcl]
+    total = sum(times.values())
+    lines += ["", "Stage wall times (s): " + ", ".join(f"{k} {v:.0f}" for k, v in times.items())
+              + f"; total {total:.0f} s ({total / 3600:.2f} h)", ""]
+    md = out / "results.md"
+    md.write_text("\n".join(lines))
+    return {"md": md, "png": _curve(out, out / "curve.png")}

@@ -1,0 +1,40 @@
+"""The reproduce report's statistics, on hand-written evaluation files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from launch.reproduce_report import heldout_summary, target_met, write_report
+
+
+def write_eval(root, model, seed, reward, success, val, calls):
+    d = root / "eval" / f"{model}-s{seed}"
+    d.mkdir(parents=True)
+    (d / "results.json").write_text(json.dumps({"overall": {
+        "n": len(calls), "success": success, "reward/total": reward, "reward/val": val}}))
+    (d / "episodes.jsonl").write_text("".join(json.dumps({"calls": c}) + "\n" for c in calls))
+
+
+def test_summary_means_stds_and_the_target(tmp_path):
+    for seed, (b, s, g) in enumerate([(0.10, 0.40, 0.60), (0.12, 0.44, 0.62), (0.14, 0.42, 0.58)]):
+        write_eval(tmp_path, "base", seed, b, 0.0, 0.2, [0, 1])
+        write_eval(tmp_path, "sft", seed, s, 0.5, 0.9, [2, 2])
+        write_eval(tmp_path, "grpo", seed, g, 0.5, 1.0, [2, 3])
+    summary = heldout_summary(tmp_path, [0, 1, 2])
+    assert summary["base"]["reward"] == pytest.approx((0.12, 0.02))
+    assert summary["sft"]["calls"] == (2.0, 0.0) and summary["grpo"]["calls"][0] == 2.5
+    assert summary["base"]["n"] == 2 and summary["grpo"]["seeds"] == 3
+    # sft - base = 0.30 > 2 * 0.02; grpo - sft = 0.18 > 2 * 0.02
+    assert target_met(summary) is True
+    write_eval(tmp_path, "grpo", 3, 0.30, 0.5, 1.0, [2])  # a fourth seed pulls grpo down
+    summary = heldout_summary(tmp_path, [0, 1, 2, 3])
+    assert target_met(summary) is False
+    del summary["grpo"]
+    assert target_met(summary) is None
+    (tmp_path / "stages.json").write_text(json.dumps({"sft": 3600.0, "grpo": 1800.0}))
+    paths = write_report(tmp_path, [0, 1, 2], {"config": "x"})
+    md = paths["md"].read_text()
+    assert "| base | 2 | 3 | 0.120 ± 0.020 |" in md and "Target" in md and ": met" in md
+    assert "total 5400 s (1.50 h)" in md and paths["png"].stat().st_size > 1000
