@@ -63,7 +63,7 @@ class Stages:
     """Runs stage commands once, records their wall time, and skips finished ones."""
 
     def __init__(self, out: Path, env: dict[str, str]):
-        self.out, self.env = out, env
+        self.env = env
         self.log_path = out / "stages.json"
         self.times = json.loads(self.log_path.read_text()) if self.log_path.is_file() else {}
 
@@ -85,6 +85,12 @@ class Stages:
 
 def main(argv: list[str]) -> None:
     del argv
+    bad = [m for m in _EVAL_MODELS.value if m not in MODELS]
+    if bad:
+        sys.exit(f"error: --eval_models: {bad} unknown (known: {', '.join(MODELS)})")
+    if not all(s.lstrip("-").isdigit() for s in _SEEDS.value):
+        sys.exit(f"error: --seeds must be integers, got {_SEEDS.value}")
+    servers = _servers(_CONFIG.value)  # a bad config file stops the run before any stage
     out = Path(_OUT.value)
     out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
@@ -99,7 +105,6 @@ def main(argv: list[str]) -> None:
 
     stages.run("import", out / "base" / "config.json",
                ["launch.import_gguf", f"--gguf={_GGUF.value}", f"--out={out / 'base'}"])
-    servers = _servers(_CONFIG.value)
     stages.run("data", data / "test.jsonl", [
         "launch.synthesize", "--config=configs/synth.py", f"--config.out_dir={data}",
         f"--config.num_examples={80 if smoke else _SYNTH.value}",
@@ -147,9 +152,14 @@ def _model_dir(out: Path, model: str) -> Path:
 def _servers(config_file: str) -> str:
     import importlib.util
 
+    if not Path(config_file).is_file():
+        sys.exit(f"error: --config={config_file}: no such file")
     spec = importlib.util.spec_from_file_location("recipe_config", config_file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    if not isinstance(getattr(module, "SERVERS", None), str):
+        sys.exit(f"error: --config={config_file} defines no SERVERS string (the servers to "
+                 "synthesize tasks on, e.g. configs/smollm2_135m.py)")
     return module.SERVERS
 
 

@@ -38,3 +38,22 @@ def test_summary_means_stds_and_the_target(tmp_path):
     md = paths["md"].read_text()
     assert "| base | 2 | 3 | 0.120 ± 0.020 |" in md and "Target" in md and ": met" in md
     assert "total 5400 s (1.50 h)" in md and paths["png"].stat().st_size > 1000
+
+
+@pytest.mark.parametrize("flag, error", [
+    ("--eval_models=gpro", "--eval_models: ['gpro'] unknown"),
+    ("--seeds=a", "--seeds must be integers"),
+    ("--config=configs/nope.py", "no such file"),
+    ("--config=configs/tiny.py", "defines no SERVERS string"),
+])
+def test_reproduce_rejects_bad_flags_before_any_stage(tmp_path, flag, error):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / "run"
+    result = subprocess.run([sys.executable, "-m", "launch.reproduce", f"--out={out}", flag],
+                            cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 1 and error in result.stderr
+    assert not out.exists()
