@@ -121,6 +121,30 @@ class Decoder(nnx.Module):
             (x, *cache, jnp.int32(0)), self.layers)
         return self.final_norm(x), (k, v)
 
+    def prefill(self, input_ids: jax.Array, positions: jax.Array, key_mask: jax.Array,
+                cache: tuple[jax.Array, jax.Array], block: int
+                ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """A whole prompt [B, P] into cache slots [0, P), layer by layer: each layer's
+        projections and MLP run over all B x P tokens at once (large products), its attention
+        causally in query blocks of `block` rows over the prompt's own keys, never the empty
+        slots after it. key_mask [B, P] marks real tokens (left padding is 0). Returns the
+        final normed hidden states [B, P, D] and the cache."""
+        cfg = self.cfg
+        key_mask = key_mask.astype(jnp.bool_)
+        cos, sin = rope_tables(cfg, positions)
+        x = embed_lookup(self.embed[...], input_ids).astype(cfg.dtype)
+        if cfg.embedding_multiplier != 1.0:
+            x = x * cfg.embedding_multiplier
+
+        def body(carry: tuple, layer: Block) -> tuple:
+            h, kc, vc, i = carry
+            h, (kc, vc) = layer.call_prefill(h, cos, sin, key_mask, (kc, vc), i, block)
+            return h, kc, vc, i + 1
+
+        x, k, v, _ = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(
+            (x, *cache, jnp.int32(0)), self.layers)
+        return self.final_norm(x), (k, v)
+
     def unstacked_layers(self) -> list[Block]:
         """The stacked blocks as one Block per layer (each a copy of its slice of the stack)."""
         graphdef, state = nnx.split(self.layers)

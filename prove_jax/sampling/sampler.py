@@ -1,6 +1,10 @@
 """Batched generation for the NNX decoder: jitted prefill, then a `lax.while_loop` decode over
 a preallocated KV cache.
 
+Prefill runs layer by layer over the whole prompt (`Decoder.prefill`): large products, and
+causal attention in query blocks that read only the keys before them, never the empty decode
+slots. Decode steps attend over the cache slots that hold tokens (masked).
+
 Prompts are left-padded into a bucket [B, P]; a row's positions count its real tokens only, so
 padding changes nothing. Decode step t writes slot P + t. Each row samples with its own key
 (from its request seed), so a row's tokens do not depend on what else is in the batch.
@@ -8,9 +12,10 @@ Returned log-probs are log softmax(logits / temperature) of the sampled tokens (
 for greedy), before top-k/top-p truncation: what a teacher-forced forward computes, so GRPO's
 importance ratio starts at exactly 1.
 
-Shapes are bucketed so that recompilation is bounded: prompt length and new tokens to powers of
-two, the batch to a power of two rounded up to a multiple of the mesh's data ways (data x fsdp,
-which split the rows: 3 or 6 ways cannot split a power of two; see `batch_bucket`).
+Shapes are bucketed so that recompilation is bounded: new tokens to powers of two, prompt
+length to powers of two up to 512 and quarter steps above (`prompt_bucket`), the batch to a
+power of two rounded up to a multiple of the mesh's data ways (data x fsdp, which split the
+rows: 3 or 6 ways cannot split a power of two; see `batch_bucket`).
 `Sampler.compilations` counts the compiled shapes.
 """
 
@@ -140,35 +145,28 @@ def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: i
 
 
 def prefill_chunk(batch: int, prompt: int, total: int, heads: int, budget_bytes: int) -> int:
-    """Prompt tokens per prefill chunk: the largest power of two (<= prompt) whose attention
-    scores [B, N, chunk, S] in float32 fit `budget_bytes`. Whole-prompt prefill would hold
-    B x N x P x S scores at once: 50 GB for 16 prompts of 8K tokens even on the tiny model."""
-    chunk = prompt
+    """Query rows per prefill attention block: the largest power of two (<= prompt) whose
+    float32 scores [B, N, chunk, total] fit `budget_bytes`. Whole-prompt attention would hold
+    B x N x P x P scores at once: 50 GB for 16 prompts of 8K tokens even on the tiny model."""
+    chunk = bucket(prompt) if prompt > 0 else 1
     while chunk > 16 and batch * heads * chunk * total * 4 > budget_bytes:
         chunk //= 2
-    return chunk
+    return min(chunk, prompt)
 
 
-def _prefill(graphdef: Any, state: Any, tokens: jax.Array, positions: jax.Array,
-             key_mask: jax.Array, cache: tuple[jax.Array, jax.Array], chunk: int
-             ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-    """Run the prompt through the cache `chunk` tokens at a time; the last position's hidden
-    state [B, D]. Chunks attend to the cache by slot, so the result equals one big prefill."""
-    b, p = tokens.shape
+FINE_BUCKETS_FROM = 512
 
-    def body(i: jax.Array, carry: tuple) -> tuple:
-        cache, _ = carry
-        start = i * chunk
-        ids = jax.lax.dynamic_slice_in_dim(tokens, start, chunk, axis=1)
-        pos = jax.lax.dynamic_slice_in_dim(positions, start, chunk, axis=1)
-        model: Decoder = nnx.merge(graphdef, jax.tree.map(lambda x: x, state))
-        h, cache = model.hidden_states_cached(ids, pos, key_mask, cache, start)
-        return cache, h[:, -1]
 
-    model: Decoder = nnx.merge(graphdef, state)
-    init = (cache, jnp.zeros((b, model.cfg.hidden_size), model.cfg.dtype))
-    cache, last = jax.lax.fori_loop(0, p // chunk, body, init)
-    return last, cache
+def prompt_bucket(n: int, minimum: int = 1) -> int:
+    """Padded prompt length: powers of two up to FINE_BUCKETS_FROM, then steps of a quarter of
+    the power of two below (640, 768, 896, 1024, 1280, ...). Prefill compute grows with the
+    padded length: power-of-two buckets pad a 1,200-token prompt to 2,048 (70% more); quarter
+    steps waste at most 25%, for at most 4 shapes per power of two."""
+    b = bucket(n, minimum)
+    if b <= FINE_BUCKETS_FROM:
+        return b
+    step = b // 8  # quarters of b / 2
+    return -(-n // step) * step
 
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
@@ -190,7 +188,8 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     key_mask = jnp.zeros((b, total), jnp.bool_).at[:, :p].set(mask.astype(jnp.bool_))
     lengths = jnp.sum(mask, axis=-1).astype(jnp.int32)  # real prompt tokens per row
     positions = jnp.maximum(jnp.cumsum(mask, axis=-1) - 1, 0)
-    last_hidden, cache = _prefill(graphdef, state, tokens, positions, key_mask, cache, chunk)
+    hidden, cache = model.prefill(tokens, positions, mask, cache, chunk)
+    last_hidden = hidden[:, -1]  # left padding: every row's last prompt token
     head = model.head_matrix()
 
     def logits_of(h: jax.Array) -> jax.Array:
@@ -251,7 +250,7 @@ class Sampler:
         if key not in self._compiled:
             b, plen, max_new, top_k, greedy, nucleus = key
             graphdef = nnx.graphdef(self.model)
-            chunk = prefill_chunk(b, plen, plen + max_new, self.model.cfg.num_heads,
+            chunk = prefill_chunk(b, plen, plen, self.model.cfg.num_heads,
                                   self.prefill_scores_bytes)
 
             def fn(*args: Any) -> Any:
@@ -282,7 +281,7 @@ class Sampler:
         data_ways = 1 if self.mesh is None else (self.mesh.shape["data"]
                                                  * self.mesh.shape["fsdp"])
         b = batch_bucket(len(prompts), data_ways)
-        plen = bucket(max(map(len, prompts)), self.min_prompt_bucket)
+        plen = prompt_bucket(max(map(len, prompts)), self.min_prompt_bucket)
         max_new = bucket(params.max_new_tokens)
         tokens = np.full((b, plen), self.pad_id, np.int32)
         mask = np.zeros((b, plen), np.int32)

@@ -109,3 +109,24 @@ def test_chunked_backward_needs_less_temporary_memory():
     scores = B * N * t * t * 4  # one float32 [B, N, T, T] buffer
     assert dense >= scores
     assert chunked * 4 < dense, (chunked, dense)
+
+
+@pytest.mark.parametrize("block", [4, 5, 16])
+def test_causal_blocks_equal_full_masked_rows(block):
+    """Prefill attention that skips the causal upper triangle equals every row attending to all
+    keys under the causal and padding mask, for blocks that do and do not divide the prompt."""
+    from prove_jax.models.layers import attend_cache, causal_blocks
+
+    b, p, n, kv, h = 2, 13, 4, 2, 8
+    rng = np.random.default_rng(0)
+    q = jnp.asarray(rng.normal(size=(b, p, n, h)), jnp.float32)
+    k, v = (jnp.asarray(rng.normal(size=(b, kv, p, h)), jnp.float32) for _ in range(2))
+    key_mask = jnp.asarray(np.arange(p)[None, :] >= np.array([[0], [5]]))  # row 1: 5 pads
+    causal = jnp.tril(jnp.ones((p, p), jnp.bool_))
+    full = attend_cache(q, k, v, causal[None, None] & key_mask[:, None, None, :], 0.3)
+    got = causal_blocks(q, k, v, key_mask, 0.3, block)
+    real = np.asarray(key_mask)  # pad query rows attend to nothing real: garbage either way
+    np.testing.assert_allclose(np.asarray(got)[real], np.asarray(full)[real], atol=1e-6, rtol=0)
+    # the padding mask matters: without it row 1's real queries read its pads
+    leaky = causal_blocks(q, k, v, jnp.ones((b, p), jnp.bool_), 0.3, block)
+    assert not np.allclose(np.asarray(leaky)[real], np.asarray(full)[real], atol=1e-3)

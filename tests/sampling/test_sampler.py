@@ -51,6 +51,38 @@ def test_logprobs_equal_teacher_forced_forward(hf_checkpoint, temperature):
         np.testing.assert_allclose(out.logprobs, ref, atol=1e-4, rtol=0)
 
 
+def test_long_prompts_in_ragged_prefill_blocks_equal_teacher_forcing(hf_checkpoint):
+    """Prompts of 530 and 600 tokens pad to 640 (a quarter step, not 1,024); the score budget
+    allows 256-row prefill blocks, so the last block is ragged (256, 256, 128). Log-probs equal
+    a teacher-forced forward; tokens equal a sampler whose prefill is one block."""
+    from prove_jax.sampling.sampler import prefill_chunk
+
+    model, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
+    prompts = _prompts(3, lengths=(530, 600))
+    heads = model.cfg.num_heads
+    budget = 2 * heads * 256 * 640 * 4
+    assert prefill_chunk(2, 640, 640, heads, budget) == 256
+    params = SamplingParams(max_new_tokens=8, temperature=1.0)
+    blocked = Sampler(model, prefill_scores_bytes=budget)
+    outs = blocked.generate(prompts, params, seeds=[3, 4])
+    assert blocked._compiled and {k[1] for k in blocked._compiled} == {640}
+    whole = Sampler(model, prefill_scores_bytes=1 << 30).generate(prompts, params, seeds=[3, 4])
+    for prompt, out, ref_out in zip(prompts, outs, whole, strict=True):
+        assert out.tokens == ref_out.tokens
+        ref = _teacher_forced(model, prompt, out.tokens, 1.0)
+        np.testing.assert_allclose(out.logprobs, ref, atol=1e-4, rtol=0)
+
+
+def test_prompt_buckets_are_powers_of_two_then_quarter_steps():
+    from prove_jax.sampling.sampler import prompt_bucket
+
+    assert [prompt_bucket(n, 16) for n in (3, 17, 300, 512)] == [16, 32, 512, 512]
+    assert [prompt_bucket(n) for n in (513, 640, 641, 1200, 2049)] == [640, 640, 768, 1280, 2560]
+    shapes = {prompt_bucket(n) for n in range(513, 4097)}
+    assert len(shapes) == 12 and all(prompt_bucket(n) >= n for n in range(1, 5000))
+    assert all(prompt_bucket(n) < 1.25 * n for n in range(513, 5000))
+
+
 def test_rows_depend_only_on_their_own_seed(hf_checkpoint):
     model, _ = load_hf(hf_checkpoint("qwen2_bias")[0], dtype="float32")
     sampler = Sampler(model)
