@@ -58,6 +58,9 @@ def get_base_config() -> ConfigDict:
         temperature=1.0, top_p=1.0, top_k=0,  # not given by the paper
         max_concurrent_episodes=256, episode_timeout_s=900.0,
         compact_schemas=False,  # tools shown without validation-only keywords (tools.compact)
+        # KV kept across an episode's turns, so a turn prefills only its new tokens (device
+        # memory, freed when the rollout ends); 0 recomputes every context (reference mode)
+        kv_reuse_mib=4096,
     ))
     c.train = ConfigDict(dict(
         steps=350,

@@ -58,6 +58,15 @@ def rollout_config(c: ConfigDict) -> RolloutConfig:
         reward=RewardConfig.from_dict(dict(c.reward)))
 
 
+def kv_reuse_bytes(c: ConfigDict) -> int:
+    """rollout.kv_reuse_mib as bytes; a negative budget is a config error."""
+    mib = c.rollout.get("kv_reuse_mib", 0)
+    if not isinstance(mib, int) or mib < 0:
+        raise ValueError(f"--config.rollout.kv_reuse_mib must be an integer >= 0 (0: recompute "
+                         f"every turn's context), got {mib!r}")
+    return mib << 20
+
+
 def task_servers(path: str | Path) -> list[str]:
     """Every server some task of the split needs (one pass over the file)."""
     names: set[str] = set()
@@ -104,7 +113,8 @@ async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
                             temperature=c.rollout.temperature, top_p=c.rollout.top_p,
                             top_k=c.rollout.top_k, stop_token_ids=(chat.eot_id,))
     async with MCPManager(specs) as manager:
-        engine = RolloutEngine(SamplerPolicy(sampler, params), manager, chat, rollout_config(c))
+        policy = SamplerPolicy(sampler, params, kv_reuse_bytes(c))
+        engine = RolloutEngine(policy, manager, chat, rollout_config(c))
 
         async def collect(tasks: list, seed: int, first_index: int) -> list:
             return await engine.run_groups(tasks, c.rollout.group_size, seed=seed,

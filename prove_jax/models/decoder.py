@@ -122,13 +122,14 @@ class Decoder(nnx.Module):
         return self.final_norm(x), (k, v)
 
     def prefill(self, input_ids: jax.Array, positions: jax.Array, key_mask: jax.Array,
-                cache: tuple[jax.Array, jax.Array], block: int
+                cache: tuple[jax.Array, jax.Array], block: int, offset: int = 0
                 ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        """A whole prompt [B, P] into cache slots [0, P), layer by layer: each layer's
-        projections and MLP run over all B x P tokens at once (large products), its attention
-        causally in query blocks of `block` rows over the prompt's own keys, never the empty
-        slots after it. key_mask [B, P] marks real tokens (left padding is 0). Returns the
-        final normed hidden states [B, P, D] and the cache."""
+        """Tokens [B, E] into cache slots [offset, offset + E), layer by layer: each layer's
+        projections and MLP run over all B x E tokens at once (large products), its attention
+        causally in query blocks of `block` rows over the slots before them (a kept prefix
+        below `offset`, never the empty slots after). key_mask [B, offset + E] marks real
+        tokens (left padding is 0). Returns the final normed hidden states [B, E, D] and the
+        cache."""
         cfg = self.cfg
         key_mask = key_mask.astype(jnp.bool_)
         cos, sin = rope_tables(cfg, positions)
@@ -138,7 +139,7 @@ class Decoder(nnx.Module):
 
         def body(carry: tuple, layer: Block) -> tuple:
             h, kc, vc, i = carry
-            h, (kc, vc) = layer.call_prefill(h, cos, sin, key_mask, (kc, vc), i, block)
+            h, (kc, vc) = layer.call_prefill(h, cos, sin, key_mask, (kc, vc), i, block, offset)
             return h, kc, vc, i + 1
 
         x, k, v, _ = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(

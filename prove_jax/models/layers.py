@@ -110,19 +110,23 @@ class Attention(nnx.Module):
         return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all)
 
     def call_prefill(self, x: jax.Array, cos: jax.Array, sin: jax.Array, key_mask: jax.Array,
-                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, block: int
-                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        """A whole prompt x [B, P, D] written at cache slots [0, P) of this layer, attending
-        causally to its own keys in query blocks of `block` rows (see `causal_blocks`);
-        key_mask [B, P] marks real tokens."""
+                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, block: int,
+                     offset: int = 0) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """Tokens x [B, E, D] written at cache slots [offset, offset + E) of this layer,
+        attending causally to every slot before them (slots below `offset` already hold a
+        kept prefix) in query blocks of `block` rows (see `causal_blocks`); key_mask
+        [B, offset + E] marks real tokens."""
         q, key, v = self._qkv(x, cos, sin)
         k_all, v_all = cache
-        key, v = key.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3)  # B K P H
-        start = (layer, 0, 0, 0, 0)
-        k_all = jax.lax.dynamic_update_slice(k_all, key[None].astype(k_all.dtype), start)
-        v_all = jax.lax.dynamic_update_slice(v_all, v[None].astype(v_all.dtype), start)
-        out = causal_blocks(q, key.astype(k_all.dtype), v.astype(v_all.dtype), key_mask,
-                            self.scale, block)
+        start = (layer, 0, 0, offset, 0)
+        new_k = key.transpose(0, 2, 1, 3)[None].astype(k_all.dtype)  # 1 B K E H
+        new_v = v.transpose(0, 2, 1, 3)[None].astype(v_all.dtype)
+        k_all = jax.lax.dynamic_update_slice(k_all, new_k, start)
+        v_all = jax.lax.dynamic_update_slice(v_all, new_v, start)
+        end = offset + x.shape[1]
+        k_l = jax.lax.dynamic_index_in_dim(k_all, layer, keepdims=False)[:, :, :end]
+        v_l = jax.lax.dynamic_index_in_dim(v_all, layer, keepdims=False)[:, :, :end]
+        out = causal_blocks(q, k_l, v_l, key_mask, self.scale, block, offset)
         return self._out(out), (k_all, v_all)
 
     def _qkv(self, x: jax.Array, cos: jax.Array, sin: jax.Array) -> tuple[jax.Array, ...]:
@@ -169,20 +173,21 @@ def attend_cache(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array,
 
 
 def causal_blocks(q: jax.Array, k: jax.Array, v: jax.Array, key_mask: jax.Array, scale: float,
-                  block: int) -> jax.Array:
-    """Causal self-attention of a prompt, q [B, P, N, H], k/v [B, K, P, H] (cache layout),
-    key_mask bool [B, P]. Query block i attends to keys [0, end of block i) only: the causal
-    upper triangle is skipped, not computed and masked, so a P-token prompt costs about half
-    the score FLOPs and memory of full rows. Blocks are static slices (a Python loop), which
-    XLA compiles once per block; each row's math is `attend_cache`'s over fewer, all-masked
-    -out-or-earlier keys, so results equal full rows' to float32 rounding."""
-    p = q.shape[1]
+                  block: int, offset: int = 0) -> jax.Array:
+    """Causal attention of E new tokens, q [B, E, N, H] at slots [offset, offset + E), over
+    k/v [B, K, offset + E, H] (cache layout), key_mask bool [B, offset + E]. Query block i
+    attends to keys up to the end of block i only: the causal upper triangle is skipped, not
+    computed and masked, so a prompt costs about half the score FLOPs and memory of full rows.
+    Blocks are static slices (a Python loop); each row's math is `attend_cache`'s over fewer
+    keys, all of them masked-out or earlier, so results equal full rows' to float32 rounding."""
+    e = q.shape[1]
     outs = []
-    for start in range(0, p, block):
-        end = min(start + block, p)
-        causal = jnp.arange(end)[None, :] <= jnp.arange(start, end)[:, None]  # c E
-        mask = causal[None, None] & key_mask[:, None, None, :end]  # B 1 c E
-        outs.append(attend_cache(q[:, start:end], k[:, :, :end], v[:, :, :end], mask, scale))
+    for start in range(0, e, block):
+        end = min(start + block, e)
+        keys = offset + end
+        causal = jnp.arange(keys)[None, :] <= offset + jnp.arange(start, end)[:, None]  # c S
+        mask = causal[None, None] & key_mask[:, None, None, :keys]  # B 1 c S
+        outs.append(attend_cache(q[:, start:end], k[:, :, :keys], v[:, :, :keys], mask, scale))
     return outs[0] if len(outs) == 1 else jnp.concatenate(outs, axis=1)
 
 
@@ -222,9 +227,9 @@ class Block(nnx.Module):
         return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier, cache
 
     def call_prefill(self, x: jax.Array, cos: jax.Array, sin: jax.Array, key_mask: jax.Array,
-                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, block: int
-                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, block: int,
+                     offset: int = 0) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         a, cache = self.attn.call_prefill(self.input_norm(x), cos, sin, key_mask, cache, layer,
-                                          block)
+                                          block, offset)
         x = x + a * self.residual_multiplier
         return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier, cache

@@ -52,6 +52,9 @@ class RolloutEngine:
                 futures = [await pool.spawn(self._one(batcher, task, seed, sample))
                            for task, seed, sample in jobs]
             self.batch_sizes.extend(batcher.batch_sizes)
+        release = getattr(self.policy, "release_cache", None)
+        if release is not None:  # kept KV of finished episodes: free it before training
+            release()
         return [f.result() for f in futures]
 
     async def run_groups(self, tasks: Sequence[Task], group_size: int, seed: int = 0,

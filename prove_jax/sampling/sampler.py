@@ -22,6 +22,7 @@ rows: 3 or 6 ways cannot split a power of two; see `batch_bucket`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
 from prove_jax.models.layers import matmul_t
+from prove_jax.sampling.prefix_cache import Prefix, common_prefix, extract, place
 from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules, tree_shardings
 
 
@@ -61,6 +63,7 @@ class SampleOutput:
     tokens: list[int]  # new tokens, the stop token included when it stopped on one
     logprobs: list[float]
     finish_reason: str  # "stop" | "length"
+    prefix: Prefix | None = None  # this row's KV (prompt + tokens) when asked to keep it
 
 
 def bucket(n: int, minimum: int = 1) -> int:
@@ -171,9 +174,12 @@ def prompt_bucket(n: int, minimum: int = 1) -> int:
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
               stop_ids: jax.Array, temperature: jax.Array, top_p: jax.Array, limit: jax.Array,
-              *, max_new: int, top_k: int, greedy: bool, nucleus: bool, pad_id: int,
-              unroll: bool, chunk: int) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """max_new sizes the buffers (a bucket); limit (<= max_new) is where decoding stops."""
+              cache_in: tuple[jax.Array, jax.Array] | None, *, max_new: int, top_k: int,
+              greedy: bool, nucleus: bool, pad_id: int, unroll: bool, chunk: int, extend: int,
+              keep: bool) -> tuple:
+    """max_new sizes the buffers (a bucket); limit (<= max_new) is where decoding stops.
+    cache_in: a [L, B, K, P + max_new, H] cache whose slots before P - extend already hold
+    each row's kept prefix (None: a fresh cache, extend = P). keep: also return the cache."""
     model: Decoder = nnx.merge(graphdef, state)
     # Per-layer weights copied out of the stack once per call, not once per decode step.
     layer_graphdef, layer_states = None, None
@@ -184,11 +190,13 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     cfg = model.cfg
     b, p = tokens.shape
     total = p + max_new
-    cache = model.init_cache(b, total)
+    cache = model.init_cache(b, total) if cache_in is None else cache_in
     key_mask = jnp.zeros((b, total), jnp.bool_).at[:, :p].set(mask.astype(jnp.bool_))
     lengths = jnp.sum(mask, axis=-1).astype(jnp.int32)  # real prompt tokens per row
     positions = jnp.maximum(jnp.cumsum(mask, axis=-1) - 1, 0)
-    hidden, cache = model.prefill(tokens, positions, mask, cache, chunk)
+    offset = p - extend  # slots before it hold kept prefixes: only the rest is computed
+    hidden, cache = model.prefill(tokens[:, offset:], positions[:, offset:], mask, cache, chunk,
+                                  offset)
     last_hidden = hidden[:, -1]  # left padding: every row's last prompt token
     head = model.head_matrix()
 
@@ -227,6 +235,8 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
 
     carry = (jnp.int32(0), last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out)
     carry = jax.lax.while_loop(cond, body, carry)
+    if keep:
+        return carry[4], carry[6], carry[7], carry[2]
     return carry[4], carry[6], carry[7]
 
 
@@ -244,35 +254,49 @@ class Sampler:
     unroll_layers: bool = True
     prefill_scores_bytes: int = 1 << 28  # bounds prefill attention memory (see prefill_chunk)
     compilations: int = 0
+    # Work counters: prompt slots computed by prefill (rows x window, padding included) and
+    # prompt tokens copied from kept prefixes instead.
+    prefill_slots: int = 0
+    reused_tokens: int = 0
     _compiled: dict = field(default_factory=dict, repr=False)
 
     def _fn(self, key: tuple) -> Any:
         if key not in self._compiled:
-            b, plen, max_new, top_k, greedy, nucleus = key
+            b, plen, max_new, top_k, greedy, nucleus, extend, reuse, keep = key
             graphdef = nnx.graphdef(self.model)
-            chunk = prefill_chunk(b, plen, plen, self.model.cfg.num_heads,
+            chunk = prefill_chunk(b, extend, plen, self.model.cfg.num_heads,
                                   self.prefill_scores_bytes)
 
             def fn(*args: Any) -> Any:
                 return _generate(graphdef, *args, max_new=max_new, top_k=top_k, greedy=greedy,
                                  nucleus=nucleus, pad_id=self.pad_id, unroll=self.unroll_layers,
-                                 chunk=chunk)
+                                 chunk=chunk, extend=extend, keep=keep)
 
+            donate = (9,) if reuse else ()
             if self.mesh is None:
-                jitted = jax.jit(fn)
+                jitted = jax.jit(fn, donate_argnums=donate)
             else:
                 state_sh = tree_shardings(nnx.state(self.model), self.mesh, self.rules)
                 rows = NamedSharding(self.mesh, P(BATCH_AXES, None))
                 vec = NamedSharding(self.mesh, P(BATCH_AXES))
                 rep = NamedSharding(self.mesh, P())
-                jitted = jax.jit(fn, in_shardings=(state_sh, rows, rows, vec, rep, rep, rep, rep),
-                                 out_shardings=(rows, rows, vec))
+                kv = NamedSharding(self.mesh, P(None, BATCH_AXES))
+                cache_sh = (kv, kv) if reuse else None
+                outs = (rows, rows, vec, (kv, kv)) if keep else (rows, rows, vec)
+                jitted = jax.jit(fn, in_shardings=(state_sh, rows, rows, vec, rep, rep, rep, rep,
+                                                   cache_sh),
+                                 out_shardings=outs, donate_argnums=donate)
             self._compiled[key] = jitted
             self.compilations += 1
         return self._compiled[key]
 
     def generate(self, prompts: list[list[int]], params: SamplingParams,
-                 seeds: list[int] | None = None) -> list[SampleOutput]:
+                 seeds: list[int] | None = None,
+                 prefixes: Sequence[Prefix | None] | None = None,
+                 keep: bool = False) -> list[SampleOutput]:
+        """Sample a continuation of each prompt. prefixes: per prompt, KV kept from an earlier
+        call (its `SampleOutput.prefix`): the tokens it shares with the prompt are copied, not
+        recomputed. keep: return each row's KV (prompt + sampled tokens) as `.prefix`."""
         if not prompts:
             return []
         if any(len(p) == 0 for p in prompts):
@@ -283,6 +307,20 @@ class Sampler:
         b = batch_bucket(len(prompts), data_ways)
         plen = prompt_bucket(max(map(len, prompts)), self.min_prompt_bucket)
         max_new = bucket(params.max_new_tokens)
+        # Kept tokens per row: the common prefix, leaving at least the last prompt token to
+        # compute (its hidden state starts decoding).
+        reused = [0] * len(prompts)
+        for i, prefix in enumerate(prefixes or ()):
+            if prefix is not None:
+                reused[i] = min(common_prefix(prefix.tokens, prompts[i]), len(prompts[i]) - 1)
+        extend = min(plen, prompt_bucket(max(len(p) - r for p, r in zip(prompts, reused,
+                                                                        strict=True)),
+                                         self.min_prompt_bucket))
+        # Rows whose context starts before the computed window take it from their prefix.
+        placed = [max(0, len(p) - extend) for p in prompts]
+        reuse = any(placed)
+        if not reuse:
+            extend = plen
         tokens = np.full((b, plen), self.pad_id, np.int32)
         mask = np.zeros((b, plen), np.int32)
         for i, prompt in enumerate(prompts):  # left padding
@@ -296,23 +334,42 @@ class Sampler:
         greedy = params.temperature == 0
         top_k = 0 if greedy else params.top_k
         nucleus = not greedy and params.top_p < 1.0
-        fn = self._fn((b, plen, max_new, top_k, greedy, nucleus))
+        fn = self._fn((b, plen, max_new, top_k, greedy, nucleus, extend, reuse, keep))
         if self.mesh is not None:  # placed here: jit refuses sharded numpy inputs when JAX
             # runs several processes (this mesh is the process's own)
             rows = NamedSharding(self.mesh, P(BATCH_AXES, None))
             tokens, mask = jax.device_put((tokens, mask), rows)
             seed_arr = jax.device_put(seed_arr, NamedSharding(self.mesh, P(BATCH_AXES)))
             stop = jax.device_put(stop, NamedSharding(self.mesh, P()))
-        out_tokens, out_logp, n_out = fn(nnx.state(self.model), tokens, mask, seed_arr, stop,
-                                         jnp.float32(params.temperature),
-                                         jnp.float32(params.top_p),
-                                         jnp.int32(params.max_new_tokens))
-        out_tokens, out_logp, n_out = map(np.asarray, (out_tokens, out_logp, n_out))
+        self.prefill_slots += b * extend
+        self.reused_tokens += sum(placed)
+        cache = None
+        if reuse:
+            k_cache, v_cache = self.model.init_cache(b, plen + max_new)
+            if self.mesh is not None:
+                kv = NamedSharding(self.mesh, P(None, BATCH_AXES))
+                k_cache, v_cache = jax.device_put((k_cache, v_cache), kv)
+            for i, n in enumerate(placed):
+                if n:
+                    k_cache, v_cache = place(k_cache, v_cache, prefixes[i].k, prefixes[i].v,
+                                             jnp.int32(i), jnp.int32(plen - len(prompts[i])),
+                                             jnp.int32(n))
+            cache = (k_cache, v_cache)
+        outs = fn(nnx.state(self.model), tokens, mask, seed_arr, stop,
+                  jnp.float32(params.temperature), jnp.float32(params.top_p),
+                  jnp.int32(params.max_new_tokens), cache)
+        out_tokens, out_logp, n_out = map(np.asarray, outs[:3])
         results = []
         stops = set(params.stop_token_ids)
-        for i in range(len(prompts)):
+        for i, prompt in enumerate(prompts):
             n = min(int(n_out[i]), params.max_new_tokens)
             toks = out_tokens[i, :n].tolist()
             reason = "stop" if toks and toks[-1] in stops else "length"
-            results.append(SampleOutput(toks, out_logp[i, :n].tolist(), reason))
+            kept = None
+            if keep:  # every sampled token's KV was written (decode step t writes slot P + t)
+                length = len(prompt) + n
+                k, v = extract(*outs[3], jnp.int32(i), jnp.int32(plen - len(prompt)),
+                               prompt_bucket(length, self.min_prompt_bucket))
+                kept = Prefix(tuple(prompt) + tuple(toks), k, v)
+            results.append(SampleOutput(toks, out_logp[i, :n].tolist(), reason, kept))
         return results

@@ -85,6 +85,7 @@ def test_oracle_on_tau2_and_the_heldout_split(tmp_path):
      "no test split at '/nope.jsonl'"),
     (["--config.model.init=hf", "--config.model.model_dir="], "--config.model.model_dir=DIR"),
     (["--config.model.init=hf", "--config.model.model_dir=/no/such/dir"], "no such directory"),
+    (["--config.rollout.kv_reuse_mib=-1"], "--config.rollout.kv_reuse_mib must be an integer"),
 ])
 def test_config_errors_name_the_field(tmp_path, flags, message):
     proc = _evaluate(tmp_path, "--config.eval.benchmark=bfcl_multi_turn", *flags, timeout=120)
