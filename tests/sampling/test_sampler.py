@@ -66,7 +66,8 @@ def test_long_prompts_in_ragged_prefill_blocks_equal_teacher_forcing(hf_checkpoi
     blocked = Sampler(model, prefill_scores_bytes=budget)
     outs = blocked.generate(prompts, params, seeds=[3, 4])
     assert blocked._compiled and {k[1] for k in blocked._compiled} == {640}
-    whole = Sampler(model, prefill_scores_bytes=1 << 30).generate(prompts, params, seeds=[3, 4])
+    whole = Sampler(model, prefill_scores_bytes=1 << 30, prefill_block=1024).generate(
+        prompts, params, seeds=[3, 4])
     for prompt, out, ref_out in zip(prompts, outs, whole, strict=True):
         assert out.tokens == ref_out.tokens
         ref = _teacher_forced(model, prompt, out.tokens, 1.0)
@@ -208,6 +209,8 @@ def test_prefill_chunk_fits_the_budget():
     from prove_jax.sampling.sampler import prefill_chunk
 
     assert prefill_chunk(1, 64, 80, 4, 1 << 30) == 64  # fits: one chunk
+    assert prefill_chunk(1, 1536, 1536, 4, 1 << 30) == 256  # at most max_rows
+    assert prefill_chunk(1, 1536, 1536, 4, 1 << 30, max_rows=2048) == 1536
     chunk = prefill_chunk(16, 8192, 8192 + 512, 4, 1 << 28)
     def scores(c):
         return 16 * 4 * c * (8192 + 512) * 4
