@@ -6,7 +6,7 @@ with depth. Axes: B batch, T time, D model, V vocab.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -67,9 +67,7 @@ class Decoder(nnx.Module):
         mask = causal[None, None] & attention_mask[:, None, None, :]  # B 1 T S
         cos, sin = rope_tables(cfg, positions)
 
-        x = embed_lookup(self.embed[...], input_ids).astype(cfg.dtype)  # B T D
-        if cfg.embedding_multiplier != 1.0:
-            x = x * cfg.embedding_multiplier
+        x = self.embed_tokens(input_ids)  # B T D
 
         def body(h: jax.Array, layer: Block) -> jax.Array:
             return constrain_batch(layer(constrain_batch(h), cos, sin, mask))
@@ -103,20 +101,34 @@ class Decoder(nnx.Module):
         causal = slots <= query_slots  # T S
         mask = causal[None, None] & key_mask.astype(jnp.bool_)[:, None, None, :]  # B 1 T S
         cos, sin = rope_tables(cfg, positions)
-        x = embed_lookup(self.embed[...], input_ids).astype(cfg.dtype)
-        if cfg.embedding_multiplier != 1.0:
-            x = x * cfg.embedding_multiplier
-
-        def body(carry: tuple, layer: Block) -> tuple:
-            h, kc, vc, i = carry
-            h, (kc, vc) = layer.call_cached(h, cos, sin, mask, (kc, vc), i, write_index)
-            return h, kc, vc, i + 1
+        x = self.embed_tokens(input_ids)
 
         if layers is not None:
             k, v = cache
             for i, layer in enumerate(layers):
                 x, (k, v) = layer.call_cached(x, cos, sin, mask, (k, v), i, write_index)
             return self.final_norm(x), (k, v)
+        return self._scan_layers(
+            lambda layer, h, kv, i: layer.call_cached(h, cos, sin, mask, kv, i, write_index),
+            x, cache)
+
+    def embed_tokens(self, input_ids: jax.Array) -> jax.Array:
+        """Input embeddings [B, T, D] in the compute dtype (Granite's multiplier applied)."""
+        x = embed_lookup(self.embed[...], input_ids).astype(self.cfg.dtype)
+        if self.cfg.embedding_multiplier != 1.0:
+            x = x * self.cfg.embedding_multiplier
+        return x
+
+    def _scan_layers(self, step: Callable, x: jax.Array, cache: tuple[jax.Array, jax.Array]
+                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """step(layer, h, (k, v), i) -> (h, (k, v)) over the stacked layers; the final normed
+        hidden states and the cache."""
+
+        def body(carry: tuple, layer: Block) -> tuple:
+            h, kc, vc, i = carry
+            h, (kc, vc) = step(layer, h, (kc, vc), i)
+            return h, kc, vc, i + 1
+
         x, k, v, _ = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(
             (x, *cache, jnp.int32(0)), self.layers)
         return self.final_norm(x), (k, v)
@@ -133,18 +145,12 @@ class Decoder(nnx.Module):
         cfg = self.cfg
         key_mask = key_mask.astype(jnp.bool_)
         cos, sin = rope_tables(cfg, positions)
-        x = embed_lookup(self.embed[...], input_ids).astype(cfg.dtype)
-        if cfg.embedding_multiplier != 1.0:
-            x = x * cfg.embedding_multiplier
+        x = self.embed_tokens(input_ids)
 
-        def body(carry: tuple, layer: Block) -> tuple:
-            h, kc, vc, i = carry
-            h, (kc, vc) = layer.call_prefill(h, cos, sin, key_mask, (kc, vc), i, block, offset)
-            return h, kc, vc, i + 1
-
-        x, k, v, _ = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(
-            (x, *cache, jnp.int32(0)), self.layers)
-        return self.final_norm(x), (k, v)
+        return self._scan_layers(
+            lambda layer, h, kv, i: layer.call_prefill(h, cos, sin, key_mask, kv, i, block,
+                                                       offset),
+            x, cache)
 
     def unstacked_layers(self) -> list[Block]:
         """The stacked blocks as one Block per layer (each a copy of its slice of the stack)."""

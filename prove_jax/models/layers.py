@@ -99,15 +99,8 @@ class Attention(nnx.Module):
         Only the new tokens are written: the cache stays a loop carry that XLA updates in
         place, instead of a per-layer output that would be copied every decode step."""
         q, key, v = self._qkv(x, cos, sin)
-        k_all, v_all = cache
-        start = (layer, 0, 0, write_index, 0)
-        new_k = key.transpose(0, 2, 1, 3)[None].astype(k_all.dtype)  # 1 B K T H
-        new_v = v.transpose(0, 2, 1, 3)[None].astype(v_all.dtype)
-        k_all = jax.lax.dynamic_update_slice(k_all, new_k, start)
-        v_all = jax.lax.dynamic_update_slice(v_all, new_v, start)
-        k_l = jax.lax.dynamic_index_in_dim(k_all, layer, keepdims=False)  # B K S H
-        v_l = jax.lax.dynamic_index_in_dim(v_all, layer, keepdims=False)
-        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all)
+        cache, (k_l, v_l) = _write_cache(cache, key, v, layer, write_index)
+        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), cache
 
     def call_prefill(self, x: jax.Array, cos: jax.Array, sin: jax.Array, key_mask: jax.Array,
                      cache: tuple[jax.Array, jax.Array], layer: jax.Array, block: int,
@@ -117,17 +110,11 @@ class Attention(nnx.Module):
         kept prefix) in query blocks of `block` rows (see `causal_blocks`); key_mask
         [B, offset + E] marks real tokens."""
         q, key, v = self._qkv(x, cos, sin)
-        k_all, v_all = cache
-        start = (layer, 0, 0, offset, 0)
-        new_k = key.transpose(0, 2, 1, 3)[None].astype(k_all.dtype)  # 1 B K E H
-        new_v = v.transpose(0, 2, 1, 3)[None].astype(v_all.dtype)
-        k_all = jax.lax.dynamic_update_slice(k_all, new_k, start)
-        v_all = jax.lax.dynamic_update_slice(v_all, new_v, start)
+        cache, (k_l, v_l) = _write_cache(cache, key, v, layer, offset)
         end = offset + x.shape[1]
-        k_l = jax.lax.dynamic_index_in_dim(k_all, layer, keepdims=False)[:, :, :end]
-        v_l = jax.lax.dynamic_index_in_dim(v_all, layer, keepdims=False)[:, :, :end]
-        out = causal_blocks(q, k_l, v_l, key_mask, self.scale, block, offset)
-        return self._out(out), (k_all, v_all)
+        out = causal_blocks(q, k_l[:, :, :end], v_l[:, :, :end], key_mask, self.scale, block,
+                            offset)
+        return self._out(out), cache
 
     def _qkv(self, x: jax.Array, cos: jax.Array, sin: jax.Array) -> tuple[jax.Array, ...]:
         n, k, h = self.shape
@@ -170,6 +157,22 @@ def attend_cache(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array,
     probs = jax.nn.softmax(scores, axis=-1).astype(v.dtype)
     out = jnp.einsum("bkgts,bksh->btkgh", probs, v)
     return out.reshape(b, t, n, h)
+
+
+def _write_cache(cache: tuple[jax.Array, jax.Array], key: jax.Array, v: jax.Array,
+                 layer: jax.Array, slot: jax.Array | int
+                 ) -> tuple[tuple[jax.Array, jax.Array], tuple[jax.Array, jax.Array]]:
+    """New keys/values [B, T, K, H] written into the all-layer cache (k, v: [L, B, K, S, H]) at
+    (layer, slots [slot, slot + T)); returns the cache and this layer's slice [B, K, S, H]."""
+    k_all, v_all = cache
+    start = (layer, 0, 0, slot, 0)
+    k_all = jax.lax.dynamic_update_slice(
+        k_all, key.transpose(0, 2, 1, 3)[None].astype(k_all.dtype), start)  # 1 B K T H
+    v_all = jax.lax.dynamic_update_slice(
+        v_all, v.transpose(0, 2, 1, 3)[None].astype(v_all.dtype), start)
+    layer_kv = (jax.lax.dynamic_index_in_dim(k_all, layer, keepdims=False),
+                jax.lax.dynamic_index_in_dim(v_all, layer, keepdims=False))
+    return (k_all, v_all), layer_kv
 
 
 def causal_blocks(q: jax.Array, k: jax.Array, v: jax.Array, key_mask: jax.Array, scale: float,

@@ -306,6 +306,9 @@ class Sampler:
             return []
         if any(len(p) == 0 for p in prompts):
             raise ValueError("every prompt needs at least one token")
+        if prefixes is not None and len(prefixes) != len(prompts):
+            raise ValueError(f"{len(prefixes)} prefixes for {len(prompts)} prompts: pass one "
+                             "per prompt (None where none is kept)")
         seeds = list(seeds) if seeds is not None else list(range(len(prompts)))
         data_ways = 1 if self.mesh is None else (self.mesh.shape["data"]
                                                  * self.mesh.shape["fsdp"])

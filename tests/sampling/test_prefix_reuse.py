@@ -82,6 +82,8 @@ def test_reuse_skips_rows_without_a_match_and_keeps_the_last_token_computed(mode
     assert sampler.reused_tokens == len(whole) - 16  # window: the 16-token minimum bucket
     fresh = Sampler(model).generate([whole], params)[0]
     assert again.tokens == fresh.tokens
+    with pytest.raises(ValueError, match="1 prefixes for 2 prompts"):
+        sampler.generate([ctx, ctx], params, prefixes=[first.prefix])
     before = sampler.reused_tokens
     other = rng.integers(3, V, size=30).tolist()
     sampler.generate([other], params, prefixes=[first.prefix])
