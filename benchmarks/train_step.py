@@ -118,7 +118,8 @@ def run_ours(args: argparse.Namespace) -> None:
     from prove_jax.rl.train_step import make_train_step
 
     baseline = rss_bytes()
-    model, cfg = load_hf(args.ckpt, dtype="float32", compute_dtype="float32", remat=args.remat)
+    model, cfg = load_hf(args.ckpt, dtype="float32", compute_dtype="float32", remat=args.remat,
+                         attn_chunk=args.attn_chunk)
     graphdef, params = nnx.split(model, nnx.Param)
     del model  # the params tree holds the same arrays; donation below must own them alone
     loaded = rss_bytes()
@@ -156,6 +157,7 @@ def run_ours(args: argparse.Namespace) -> None:
 
     result = time_steps(one_step, args.warmup, args.steps)
     result["desc"] = (f"jax {jax.__version__}, remat={args.remat}, chunk={args.chunk}, "
+                      f"attn_chunk={args.attn_chunk}, "
                       f"{'compact' if args.compact else 'token-aligned'} batch, "
                       f"{'fused' if args.fused else 'unfused'} LM head")
     finish(result, baseline, loaded)
@@ -166,7 +168,7 @@ def run_side(side: str, args: argparse.Namespace, ckpt: Path) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--side", side, "--ckpt", str(ckpt),
            "--batch", str(args.batch), "--seq", str(args.seq), "--steps", str(args.steps),
            "--warmup", str(args.warmup), "--chunk", str(args.chunk), "--remat", args.remat,
-           "--compact" if args.compact else "--no-compact",
+           "--attn-chunk", str(args.attn_chunk), "--compact" if args.compact else "--no-compact",
            "--fused" if args.fused else "--no-fused"]
     avail = next(int(ln.split()[1]) * 1024 for ln in Path("/proc/meminfo").read_text()
                  .splitlines() if ln.startswith("MemAvailable:"))
@@ -232,6 +234,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3, help="timed steps per side")
     parser.add_argument("--warmup", type=int, default=1, help="untimed steps (compile) first")
     parser.add_argument("--chunk", type=int, default=64, help="our LM-head time chunk")
+    parser.add_argument("--attn-chunk", type=int, default=1024,
+                        help="our attention block (rows = keys) above this length")
     parser.add_argument("--remat", default="full",
                         help="our remat: none|full|dots|dots_no_batch (full: as fast as none "
                         "within the noise here, 4.3 vs 7.3 GB peak)")

@@ -27,7 +27,7 @@ def get_config() -> ConfigDict:
     c = get_base_config()
     c.workdir = "runs/smollm2/grpo"
     c.model.update(init="hf", model_dir="runs/smollm2/base", param_dtype="float32",
-                   dtype="float32", remat="full", logprob_chunk=256, attn_chunk=512)
+                   dtype="float32", remat="full", logprob_chunk=256, attn_chunk=128)
     # FSDP over the 8 host devices: one copy of the weights and Adam state (2.2 GB), not 8
     c.mesh = ConfigDict(dict(data=1, fsdp=-1, tensor=1))
     c.optim.update(lr=3e-6, warmup_steps=1, schedule="constant", max_grad_norm=1.0)

@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 from flax import nnx
 
-from prove_jax.models.attention import query_chunked, use_chunks
+from prove_jax.models.attention import causal_query_chunked, query_chunked, use_chunks
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.rope import apply_rope
 
@@ -87,7 +87,8 @@ class Attention(nnx.Module):
 
     def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
         q, key, v = self._qkv(x, cos, sin)
-        return self._out(attend(q, key, v, mask, self.scale, self.attn_chunk))
+        # the Decoder's teacher-forced mask is causal: blocks skip the upper triangle
+        return self._out(attend(q, key, v, mask, self.scale, self.attn_chunk, causal=True))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
@@ -132,14 +133,18 @@ class Attention(nnx.Module):
 
 
 def attend(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: float,
-           chunk: int = 0) -> jax.Array:
+           chunk: int = 0, causal: bool = False) -> jax.Array:
     """Grouped-query attention. q [B,T,N,H], k/v [B,S,K,H] (projection layout), mask bool
     [B,1,T,S]; the math is `attend_cache`'s. With 0 < chunk < T the queries run in
     rematerialised blocks of `chunk` rows (prove_jax.models.attention): same result, but
-    memory for one block's [B,N,chunk,S] scores instead of all T rows'."""
+    memory for one block's [B,N,chunk,S] scores instead of all T rows'. `causal` promises the
+    mask hides every later key (S = T), so blocks skip the keys after their last row: real
+    rows' results are unchanged, rows that see no key at all differ (they are padding)."""
     k, v = k.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3)  # B K S H
     if not use_chunks(q.shape[1], chunk):
         return attend_cache(q, k, v, mask, scale)
+    if causal:
+        return causal_query_chunked(q, k, v, mask, scale, chunk)
     return query_chunked(lambda q_c, k, v, m_c: attend_cache(q_c, k, v, m_c, scale),
                          q, k, v, mask, chunk)
 

@@ -28,25 +28,48 @@ def _inputs(seed=0, t=T):
     return q, k, v, mask
 
 
+def _real_rows(mask):
+    """Query rows that see at least one key: left-padding rows see none (no loss counts them,
+    no real row reads them, and the causal blocks average them over fewer keys)."""
+    return np.asarray(mask[:, 0].any(-1))  # B T
+
+
+@pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("chunk", [8, 16, 36])
-def test_chunked_equals_dense_forward_and_grads(chunk):
+def test_chunked_equals_dense_forward_and_grads(chunk, causal):
     q, k, v, mask = _inputs()
-    cot = jnp.asarray(np.random.default_rng(1).normal(size=(B, T, N, H)), jnp.float32)
+    real = _real_rows(mask)
+    cot = np.random.default_rng(1).normal(size=(B, T, N, H)) * real[:, :, None, None]
+    cot = jnp.asarray(cot, jnp.float32)
 
     def loss(q, k, v, c):
-        return jnp.sum(attend(q, k, v, mask, SCALE, c) * cot)
+        return jnp.sum(attend(q, k, v, mask, SCALE, c, causal) * cot)
 
-    fwd = jax.jit(attend, static_argnums=(4, 5))
+    fwd = jax.jit(attend, static_argnums=(4, 5, 6))
     dense = fwd(q, k, v, mask, SCALE, 0)
-    chunked = fwd(q, k, v, mask, SCALE, chunk)
+    chunked = fwd(q, k, v, mask, SCALE, chunk, causal)
     assert chunked.shape == dense.shape == (B, T, N, H)
-    np.testing.assert_allclose(chunked, dense, atol=1e-5, rtol=0)
+    assert 0 < real.sum() < real.size
+    np.testing.assert_allclose(np.asarray(chunked)[real], np.asarray(dense)[real], atol=1e-5,
+                               rtol=0)
+    if not causal:  # every row of the dense-key blocks, padding too, is the dense row
+        np.testing.assert_allclose(chunked, dense, atol=1e-5, rtol=0)
     grad = jax.jit(jax.grad(loss, argnums=(0, 1, 2)), static_argnums=3)
     g_dense = grad(q, k, v, 0)
     g_chunk = grad(q, k, v, chunk)
     for a, b in zip(g_chunk, g_dense, strict=True):
         assert float(jnp.abs(b).max()) > 1e-2  # gradients are not trivially zero
         np.testing.assert_allclose(a, b, atol=1e-5, rtol=0)
+
+
+def test_causal_blocks_need_a_causal_mask():
+    """The promise matters: with a mask that lets rows see later keys (here all keys), the
+    causal blocks drop those keys and differ from dense attention."""
+    q, k, v, _ = _inputs()
+    full = jnp.ones((B, 1, T, T), jnp.bool_)
+    dense = attend(q, k, v, full, SCALE, 0)
+    assert not np.allclose(attend(q, k, v, full, SCALE, 8, True), dense, atol=1e-3)
+    np.testing.assert_allclose(attend(q, k, v, full, SCALE, 8, False), dense, atol=1e-5)
 
 
 def test_chunking_switches_on_above_the_threshold():
@@ -65,7 +88,8 @@ def test_decoder_with_chunks_equals_dense():
     attn[0, :9] = 0
     attn[2, :20] = 0
     attn = jnp.asarray(attn)
-    w = jnp.asarray(rng.normal(size=(B, T, 64)), jnp.float32)
+    # the loss weighs real tokens only (padding rows are nobody's output)
+    w = jnp.asarray(rng.normal(size=(B, T, 64)) * np.asarray(attn)[:, :, None], jnp.float32)
     cfg = preset("tiny", dtype="float32", param_dtype="float32", remat="dots")
     _, params = nnx.split(init_model(cfg, seed=3), nnx.Param)
 
@@ -82,7 +106,9 @@ def test_decoder_with_chunks_equals_dense():
 
     h_dense, g_dense = run(0)
     h_chunk, g_chunk = run(8)
-    np.testing.assert_allclose(h_chunk, h_dense, atol=1e-5, rtol=0)
+    real = np.asarray(attn, bool)
+    np.testing.assert_allclose(np.asarray(h_chunk)[real], np.asarray(h_dense)[real], atol=1e-5,
+                               rtol=0)
     # Parameter gradients here reach ~400 (a sum over B*T*D outputs): compare at float32
     # resolution of each leaf's scale (dense jit vs eager differ by ~3e-7 of it, too).
     for a, b in zip(jax.tree.leaves(g_chunk), jax.tree.leaves(g_dense), strict=True):
@@ -91,7 +117,8 @@ def test_decoder_with_chunks_equals_dense():
         np.testing.assert_allclose(a, b, atol=1e-5 * scale, rtol=0)
 
 
-def test_chunked_backward_needs_less_temporary_memory():
+@pytest.mark.parametrize("causal", [False, True])
+def test_chunked_backward_needs_less_temporary_memory(causal):
     """XLA's buffer assignment for the gradient: dense keeps [B, N, T, T] scores and probs,
     chunks of 64 rows keep one block's; at T = 1024 that is >= 4x less temporary memory."""
     t = 1024
@@ -99,13 +126,13 @@ def test_chunked_backward_needs_less_temporary_memory():
 
     def temp_bytes(chunk):
         def loss(q, k, v):
-            return jnp.sum(attend(q, k, v, mask, SCALE, chunk) ** 2)
+            return jnp.sum(attend(q, k, v, mask, SCALE, chunk, causal) ** 2)
 
         compiled = jax.jit(jax.grad(loss, argnums=(0, 1, 2))).lower(q, k, v).compile()
         return compiled.memory_analysis().temp_size_in_bytes
 
     dense, chunked = temp_bytes(0), temp_bytes(64)
-    print(f"grad temp bytes at T={t}: dense {dense:,}, chunk 64 {chunked:,}")
+    print(f"grad temp bytes at T={t}: dense {dense:,}, chunk 64 {chunked:,} (causal {causal})")
     scores = B * N * t * t * 4  # one float32 [B, N, T, T] buffer
     assert dense >= scores
     assert chunked * 4 < dense, (chunked, dense)
