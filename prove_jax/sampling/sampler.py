@@ -178,12 +178,16 @@ def prompt_bucket(n: int, minimum: int = 1) -> int:
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
               stop_ids: jax.Array, temperature: jax.Array, top_p: jax.Array, limit: jax.Array,
-              cache_in: tuple[jax.Array, jax.Array] | None, *, max_new: int, top_k: int,
-              greedy: bool, nucleus: bool, pad_id: int, unroll: bool, chunk: int, extend: int,
-              keep: bool) -> tuple:
+              cache_in: tuple[jax.Array, jax.Array] | None,
+              shared_in: tuple[jax.Array, jax.Array, jax.Array] | None, *, max_new: int,
+              top_k: int, greedy: bool, nucleus: bool, pad_id: int, unroll: bool, chunk: int,
+              extend: int, keep: bool) -> tuple:
     """max_new sizes the buffers (a bucket); limit (<= max_new) is where decoding stops.
     cache_in: a [L, B, K, P + max_new, H] cache whose slots before P - extend already hold
-    each row's kept prefix (None: a fresh cache, extend = P). keep: also return the cache."""
+    each row's kept prefix (None: a fresh cache, extend = P). shared_in: (tokens [U, P], mask
+    [U, P], source [B]) when rows repeat a prompt (a GRPO group's first turn): prefill runs on
+    the U distinct prompts and row b starts from prompt source[b]'s cache and last hidden
+    state. keep: also return the cache."""
     model: Decoder = nnx.merge(graphdef, state)
     # Per-layer weights copied out of the stack once per call, not once per decode step.
     layer_graphdef, layer_states = None, None
@@ -199,9 +203,17 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     lengths = jnp.sum(mask, axis=-1).astype(jnp.int32)  # real prompt tokens per row
     positions = jnp.maximum(jnp.cumsum(mask, axis=-1) - 1, 0)
     offset = p - extend  # slots before it hold kept prefixes: only the rest is computed
-    hidden, cache = model.prefill(tokens[:, offset:], positions[:, offset:], mask, cache, chunk,
-                                  offset)
-    last_hidden = hidden[:, -1]  # left padding: every row's last prompt token
+    if shared_in is None:
+        hidden, cache = model.prefill(tokens[:, offset:], positions[:, offset:], mask, cache,
+                                      chunk, offset)
+        last_hidden = hidden[:, -1]  # left padding: every row's last prompt token
+    else:
+        tokens_u, mask_u, source = shared_in
+        positions_u = jnp.maximum(jnp.cumsum(mask_u, axis=-1) - 1, 0)
+        hidden, cache_u = model.prefill(tokens_u, positions_u, mask_u,
+                                        model.init_cache(tokens_u.shape[0], total), chunk)
+        last_hidden = hidden[source, -1]
+        cache = tuple(c[:, source] for c in cache_u)  # each row its own copy to decode into
     head = model.head_matrix()
 
     def logits_of(h: jax.Array) -> jax.Array:
@@ -267,9 +279,9 @@ class Sampler:
 
     def _fn(self, key: tuple) -> Any:
         if key not in self._compiled:
-            b, plen, max_new, top_k, greedy, nucleus, extend, reuse, keep = key
+            b, plen, max_new, top_k, greedy, nucleus, extend, reuse, keep, shared = key
             graphdef = nnx.graphdef(self.model)
-            chunk = prefill_chunk(b, extend, plen, self.model.cfg.num_heads,
+            chunk = prefill_chunk(shared or b, extend, plen, self.model.cfg.num_heads,
                                   self.prefill_scores_bytes, self.prefill_block)
 
             def fn(*args: Any) -> Any:
@@ -287,13 +299,30 @@ class Sampler:
                 rep = NamedSharding(self.mesh, P())
                 kv = NamedSharding(self.mesh, P(None, BATCH_AXES))
                 cache_sh = (kv, kv) if reuse else None
+                shared_sh = (rows, rows, rep) if shared else None
                 outs = (rows, rows, vec, (kv, kv)) if keep else (rows, rows, vec)
                 jitted = jax.jit(fn, in_shardings=(state_sh, rows, rows, vec, rep, rep, rep, rep,
-                                                   cache_sh),
+                                                   cache_sh, shared_sh),
                                  out_shardings=outs, donate_argnums=donate)
             self._compiled[key] = jitted
             self.compilations += 1
         return self._compiled[key]
+
+    @staticmethod
+    def _shared_rows(tokens: np.ndarray, mask: np.ndarray, data_ways: int
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(tokens [U, P], mask [U, P], source [B]) for a batch whose padded rows repeat, so
+        that prefill runs once per distinct prompt; None when that would not save a row
+        bucket. Rows sample with their own seeds, so sharing the prompt's KV changes nothing."""
+        firsts: dict[bytes, int] = {}
+        source = np.asarray([firsts.setdefault(row.tobytes() + m.tobytes(), len(firsts))
+                             for row, m in zip(tokens, mask, strict=True)], np.int32)
+        u = batch_bucket(len(firsts), data_ways)
+        if u >= len(tokens):
+            return None
+        index = np.zeros((u,), np.int64)  # bucket filler: copies of row 0
+        index[:len(firsts)] = [int(np.flatnonzero(source == j)[0]) for j in range(len(firsts))]
+        return tokens[index], mask[index], source
 
     def generate(self, prompts: list[list[int]], params: SamplingParams,
                  seeds: list[int] | None = None,
@@ -342,14 +371,19 @@ class Sampler:
         greedy = params.temperature == 0
         top_k = 0 if greedy else params.top_k
         nucleus = not greedy and params.top_p < 1.0
-        fn = self._fn((b, plen, max_new, top_k, greedy, nucleus, extend, reuse, keep))
+        shared = None if reuse else self._shared_rows(tokens, mask, data_ways)
+        fn = self._fn((b, plen, max_new, top_k, greedy, nucleus, extend, reuse, keep,
+                       0 if shared is None else len(shared[0])))
         if self.mesh is not None:  # placed here: jit refuses sharded numpy inputs when JAX
             # runs several processes (this mesh is the process's own)
             rows = NamedSharding(self.mesh, P(BATCH_AXES, None))
             tokens, mask = jax.device_put((tokens, mask), rows)
             seed_arr = jax.device_put(seed_arr, NamedSharding(self.mesh, P(BATCH_AXES)))
             stop = jax.device_put(stop, NamedSharding(self.mesh, P()))
-        self.prefill_slots += b * extend
+            if shared is not None:
+                shared = (*jax.device_put(shared[:2], rows),
+                          jax.device_put(shared[2], NamedSharding(self.mesh, P())))
+        self.prefill_slots += (b if shared is None else len(shared[0])) * extend
         self.reused_tokens += sum(placed)
         cache = None
         if reuse:
@@ -365,7 +399,7 @@ class Sampler:
             cache = (k_cache, v_cache)
         outs = fn(nnx.state(self.model), tokens, mask, seed_arr, stop,
                   jnp.float32(params.temperature), jnp.float32(params.top_p),
-                  jnp.int32(params.max_new_tokens), cache)
+                  jnp.int32(params.max_new_tokens), cache, shared)
         out_tokens, out_logp, n_out = map(np.asarray, outs[:3])
         results = []
         stops = set(params.stop_token_ids)

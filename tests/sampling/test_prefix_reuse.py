@@ -135,3 +135,28 @@ def test_kept_kv_on_a_sharded_sampler_equals_one_device(hf_checkpoint):
     for a, b in zip(got, want, strict=True):
         assert a.tokens == b.tokens
         np.testing.assert_allclose(a.logprobs, b.logprobs, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_a_group_shares_one_prefill_per_distinct_prompt(model, temperature):
+    """A GRPO step's first turn: 2 prompts x 4 rollouts. Prefill runs on the 2 distinct prompts
+    (2 rows, not 8) and every row samples what it samples alone in a batch with no repeats;
+    the KV it keeps serves its own next turn."""
+    rng = np.random.default_rng(3)
+    prompts = [rng.integers(3, V, size=n).tolist() for n in (30, 52)]
+    rows = [prompts[i % 2] for i in range(8)]
+    seeds = list(range(100, 108))
+    params = SamplingParams(max_new_tokens=8, temperature=temperature)
+    shared = Sampler(model)
+    got = shared.generate(rows, params, seeds, keep=True)
+    assert shared.prefill_slots == 2 * 64  # two distinct prompts in the 64-token bucket
+    for row, seed, g in zip(rows, seeds, got, strict=True):
+        alone = Sampler(model).generate([row], params, [seed])[0]
+        assert g.tokens == alone.tokens
+        np.testing.assert_allclose(g.logprobs, alone.logprobs, atol=2e-5, rtol=0)
+    if temperature > 0:  # the rows of a group sample differently from the same prompt
+        assert len({tuple(g.tokens) for g in got[0::2]}) > 1
+    nxt = [row + g.tokens + [5, 6, 7] for row, g in zip(rows, got, strict=True)]
+    again = shared.generate(nxt, params, seeds, prefixes=[g.prefix for g in got])
+    want = Sampler(model).generate(nxt, params, seeds)
+    assert [a.tokens for a in again] == [w.tokens for w in want]
