@@ -244,7 +244,7 @@ def test_reproduce_smoke_runs_every_stage_and_resumes(imported, tmp_path):
     exported = json.loads((out / "grpo" / "hf" / "config.json").read_text())
     assert exported["model_type"] == "llama" and exported["num_hidden_layers"] == 2
     md = (out / "results.md").read_text()
-    assert "not all models evaluated yet" in md and "Stage wall times (s): data " in md
+    assert "not judged" in md and "Stage wall times (s): data " in md
     assert (out / "curve.png").stat().st_size > 1000
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr[-2000:]

@@ -33,6 +33,10 @@ def test_summary_means_stds_and_the_target(tmp_path):
     assert target_met(summary) is False
     del summary["grpo"]
     assert target_met(summary) is None
+    # one seed of grpo, however far above: no spread, no verdict
+    summary = heldout_summary(tmp_path, [0, 1, 2])
+    summary["grpo"] = {**summary["grpo"], "reward": (0.9, 0.0), "seeds": 1}
+    assert target_met(summary) is None
     (tmp_path / "stages.json").write_text(json.dumps({"sft": 3600.0, "grpo": 1800.0}))
     paths = write_report(tmp_path, [0, 1, 2], {"config": "x"})
     md = paths["md"].read_text()
