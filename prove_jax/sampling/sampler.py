@@ -21,7 +21,6 @@ rows: 3 or 6 ways cannot split a power of two; see `batch_bucket`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +34,7 @@ from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
 from prove_jax.models.layers import matmul_t
+from prove_jax.sampling.buckets import batch_bucket, bucket, prefill_chunk, prompt_bucket
 from prove_jax.sampling.prefix_cache import Prefix, common_prefix, extract, place
 from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules, tree_shardings
 
@@ -64,18 +64,6 @@ class SampleOutput:
     logprobs: list[float]
     finish_reason: str  # "stop" | "length"
     prefix: Prefix | None = None  # this row's KV (prompt + tokens) when asked to keep it
-
-
-def bucket(n: int, minimum: int = 1) -> int:
-    """The next power of two >= max(n, minimum)."""
-    return 1 << max(0, math.ceil(math.log2(max(n, minimum))))
-
-
-def batch_bucket(n: int, data_ways: int = 1) -> int:
-    """Rows for a batch of n prompts: the power-of-two bucket rounded up to a multiple of
-    data_ways, so the rows split evenly over the mesh's batch axes (still one shape per
-    power of two)."""
-    return -(-bucket(n) // data_ways) * data_ways
 
 
 def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array | None) -> jax.Array:
@@ -145,35 +133,6 @@ def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: i
     token = sample_categorical(keys, filtered)
     chosen = jnp.take_along_axis(scaled, token[:, None], axis=-1)[:, 0]
     return token, chosen - jax.nn.logsumexp(scaled, axis=-1)
-
-
-def prefill_chunk(batch: int, prompt: int, total: int, heads: int, budget_bytes: int,
-                  max_rows: int = 256) -> int:
-    """Query rows per prefill attention block: the largest power of two (<= max_rows, <= the
-    prompt) whose float32 scores [B, N, chunk, total] fit `budget_bytes`. Whole-prompt
-    attention would hold B x N x P x P scores at once (50 GB for 16 prompts of 8K tokens even
-    on the tiny model), and smaller blocks skip more of the causal triangle: on SmolLM2, 4
-    prompts of 1,536 tokens prefill in 26.9 s as one block, 21.5 s in blocks of 512, 19.3 s
-    of 256 and 21.4 s of 128."""
-    chunk = min(bucket(prompt), max_rows) if prompt > 0 else 1
-    while chunk > 16 and batch * heads * chunk * total * 4 > budget_bytes:
-        chunk //= 2
-    return min(chunk, prompt)
-
-
-FINE_BUCKETS_FROM = 512
-
-
-def prompt_bucket(n: int, minimum: int = 1) -> int:
-    """Padded prompt length: powers of two up to FINE_BUCKETS_FROM, then steps of a quarter of
-    the power of two below (640, 768, 896, 1024, 1280, ...). Prefill compute grows with the
-    padded length: power-of-two buckets pad a 1,200-token prompt to 2,048 (70% more); quarter
-    steps waste at most 25%, for at most 4 shapes per power of two."""
-    b = bucket(n, minimum)
-    if b <= FINE_BUCKETS_FROM:
-        return b
-    step = b // 8  # quarters of b / 2
-    return -(-n // step) * step
 
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,

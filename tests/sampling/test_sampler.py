@@ -55,7 +55,7 @@ def test_long_prompts_in_ragged_prefill_blocks_equal_teacher_forcing(hf_checkpoi
     """Prompts of 530 and 600 tokens pad to 640 (a quarter step, not 1,024); the score budget
     allows 256-row prefill blocks, so the last block is ragged (256, 256, 128). Log-probs equal
     a teacher-forced forward; tokens equal a sampler whose prefill is one block."""
-    from prove_jax.sampling.sampler import prefill_chunk
+    from prove_jax.sampling.buckets import prefill_chunk
 
     model, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
     prompts = _prompts(3, lengths=(530, 600))
@@ -75,7 +75,7 @@ def test_long_prompts_in_ragged_prefill_blocks_equal_teacher_forcing(hf_checkpoi
 
 
 def test_prompt_buckets_are_powers_of_two_then_quarter_steps():
-    from prove_jax.sampling.sampler import prompt_bucket
+    from prove_jax.sampling.buckets import prompt_bucket
 
     assert [prompt_bucket(n, 16) for n in (3, 17, 300, 512)] == [16, 32, 512, 512]
     assert [prompt_bucket(n) for n in (513, 640, 641, 1200, 2049)] == [640, 640, 768, 1280, 2560]
@@ -206,7 +206,7 @@ def test_stop_strings_single_token_and_host_side():
 
 
 def test_prefill_chunk_fits_the_budget():
-    from prove_jax.sampling.sampler import prefill_chunk
+    from prove_jax.sampling.buckets import prefill_chunk
 
     assert prefill_chunk(1, 64, 80, 4, 1 << 30) == 64  # fits: one chunk
     assert prefill_chunk(1, 1536, 1536, 4, 1 << 30) == 256  # at most max_rows
