@@ -17,12 +17,13 @@ keys, the same mask row, the same softmax), only fewer rows at a time, so result
 dense path's to float32 rounding, forward and gradients, for any padding mask and GQA grouping.
 The cost is the dense path's FLOPs plus one recompute of each block in the backward.
 
-Causal masks (the decoder's forward) take `causal_query_chunked` instead: block i's rows see only
-keys before the block's end, so the upper triangle is skipped rather than computed and masked
-(at 1,792 tokens in blocks of 256, 57% of the dense score FLOPs). Rows with at least one
-visible key get the dense result to float32 rounding; a padding row that sees no key at all
-averages over fewer masked keys than the dense path does, a different meaningless value that no
-real row reads and no loss counts.
+Causal masks (the decoder's forward) take `causal_query_chunked` instead: square blocks of
+`chunk` rows by `chunk` keys with an online softmax (flash attention), query block i visiting
+key blocks 0..i only, so the upper triangle is skipped rather than computed and masked (at
+1,792 tokens in blocks of 128, 54% of the dense score FLOPs) and one c x c block of scores is
+live at a time. Rows with at least one visible key get the dense result to float32 rounding; a
+padding row that sees no key at all averages over fewer masked keys than the dense path does,
+a different meaningless value that no real row reads and no loss counts.
 
 On GPU a user may prefer cuDNN's fused flash attention (`jax.nn.dot_product_attention(...,
 implementation="cudnn")`, bf16/fp16 only); this file stays pure JAX so that CPU, GPU and TPU
