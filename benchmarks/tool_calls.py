@@ -39,7 +39,7 @@ from typing import Any
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from servers.core.app import SESSION_KEY, build_server
+from servers.core.app import CONTROL_KEY, SESSION_KEY, build_server
 from servers.core.runtime import Runtime
 from servers.registry import load_domain
 
@@ -149,8 +149,10 @@ async def measure(client: Client, sids: list[str], calls: int, warmup: int) -> t
 async def bench_transport(name: str, ours_target: Any, floor_target: Any, args: Any) -> list:
     rows = []
     async with Client(ours_target) as ours, Client(floor_target) as floor:
-        for client in (ours, floor):  # list first: modern connections check the listed schema
-            await client.list_tools()
+        # list first: modern connections check the listed schema (ours: with the control
+        # tools, as the manager lists, so opening sessions costs no re-list)
+        await ours.list_tools(meta={CONTROL_KEY: True})
+        await floor.list_tools()
         sids = []
         for i in range(max(LEVELS)):
             opened = await ours.call_tool("_session_open", {"seed": i})

@@ -92,7 +92,8 @@ class Connection:
         try:
             async with Client(self.target()) as client:
                 self.client = client
-                self.tools = (await client.list_tools()).tools
+                # the control tools too: listed, calling them never triggers a re-list
+                self.tools = (await client.list_tools(meta={CONTROL_KEY: True})).tools
                 self.ready.set()
                 await self.stop.wait()
         except BaseException as err:  # reported to whoever waits on ready

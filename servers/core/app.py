@@ -1,9 +1,13 @@
 """The MCP face of a Runtime: a low-level `mcp` Server listing the domain's tools and routing
 calls to sessions by the per-request meta session id.
 
-Control operations (open/reset/snapshot/close a session) are tools too, listed with
-`_meta: {"prove/control": true}` so the manager can hide them from the policy: being listed,
-calling them never makes a client re-list tools, and they cost one round trip like any call.
+Control operations (open/reset/snapshot/close a session) are tools too, but a plain
+`tools/list` shows only the domain's tools, so any MCP client (a desktop assistant, the Node
+SDK) sees the paper's count and never offers `_session_reset` to its model. A listing whose
+request `_meta` carries `{"prove/control": true}` adds them, each marked with that same
+`_meta`: the manager lists that way once per connection, so its client knows their (absent)
+output schemas, calling them never makes it re-list tools, and each costs one round trip like
+any call. Control calls work whether or not they were listed.
 A request without a session id uses the default session, so any MCP client can use a server.
 """
 
@@ -76,19 +80,30 @@ def control(runtime: Runtime, name: str, arguments: Any, session_id: str | None)
     return {"session_id": session_id, "closed": True}
 
 
-def list_tools(runtime: Runtime) -> list[types.Tool]:
+def list_tools(runtime: Runtime, *, controls: bool = False) -> list[types.Tool]:
+    """The domain's tools; with `controls`, the session-control tools after them."""
     tools = [types.Tool(name=spec.name, description=spec.description,
                         input_schema=spec.input_schema, output_schema=spec.output_schema,
                         annotations=types.ToolAnnotations(read_only_hint=spec.read_only,
                                                           destructive_hint=not spec.read_only),
                         _meta={REQUIRES_KEY: list(spec.requires)} if spec.requires else None)
              for spec in runtime.domain.tools.values()]
-    tools += [types.Tool(name=name, description=spec["description"],
+    if not controls:
+        return tools
+    return tools + [types.Tool(name=name, description=spec["description"],
                          input_schema={"type": "object", "properties": spec["properties"],
                                        "required": spec["required"]},
                          _meta={CONTROL_KEY: True})
               for name, spec in CONTROL_TOOLS.items()]
-    return tools
+
+
+def wants_controls(params: Any) -> bool:
+    """Does a tools/list request ask for the control tools (`_meta` {"prove/control": true})?"""
+    meta = getattr(params, "meta", None)
+    if meta is None:
+        return False
+    value = meta.get(CONTROL_KEY) if isinstance(meta, dict) else getattr(meta, CONTROL_KEY, None)
+    return value is True
 
 
 def session_id_of(params: types.CallToolRequestParams) -> str | None:
@@ -101,10 +116,10 @@ def session_id_of(params: types.CallToolRequestParams) -> str | None:
 
 def build_server(runtime: Runtime) -> Server:
     """A low-level MCP server for one domain's runtime (any transport can run it)."""
-    tools = list_tools(runtime)
+    plain, every = list_tools(runtime), list_tools(runtime, controls=True)
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        return types.ListToolsResult(tools=every if wants_controls(params) else plain)
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         session_id = session_id_of(params)
@@ -124,7 +139,7 @@ def build_server(runtime: Runtime) -> Server:
 
     # The HTTP transport checks Mcp-Param headers against the called tool's input schema; a
     # lookup saves it from running (and serialising) the whole tools/list on every call.
-    input_schemas = {t.name: t.input_schema for t in tools}
+    input_schemas = {t.name: t.input_schema for t in every}
     return Server(runtime.domain.name, version="0.1.0",
                   instructions=runtime.domain.description,
                   get_tool_input_schema=input_schemas.get,

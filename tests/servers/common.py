@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from servers.core.app import SESSION_KEY, build_server
+from servers.core.app import CONTROL_KEY, SESSION_KEY, build_server
 from servers.core.domain import Domain
 from servers.core.runtime import Runtime
 from servers.core.state import State
@@ -23,6 +23,11 @@ def examples(name: str) -> list[tuple[str, dict]]:
 def client(name: str, seed: int = 0) -> tuple[Client, Runtime]:
     runtime = Runtime(load_domain(name), default_seed=seed)
     return Client(build_server(runtime)), runtime
+
+
+async def list_with_controls(c: Client) -> list:
+    """The listing the manager takes: the domain's tools, then the session-control tools."""
+    return (await c.list_tools(meta={CONTROL_KEY: True})).tools
 
 
 async def call(c: Client, tool: str, args: dict, session: str | None = None) -> Any:

@@ -16,13 +16,14 @@ from typing import TypedDict
 import pytest
 from jsonschema import Draft202012Validator
 
-from servers.core.app import CONTROL_KEY, REQUIRES_KEY
+from servers.core.app import CONTROL_KEY, CONTROL_TOOLS, REQUIRES_KEY
 from servers.core.runtime import Runtime
 from servers.registry import TOOL_COUNTS, available, load_domain
 from tests.servers.common import (
     call,
     client,
     examples,
+    list_with_controls,
     open_session,
     snapshot_hash,
     text,
@@ -56,9 +57,12 @@ def test_cli_lists_servers_and_counts():
 async def test_schemas_are_valid(name):
     c, _ = client(name)
     async with c:
-        tools = (await c.list_tools()).tools
-    policy = [t for t in tools if not (t.meta or {}).get(CONTROL_KEY)]
+        policy = (await c.list_tools()).tools  # a plain listing: the domain's tools only
+        every = await list_with_controls(c)
     assert len(policy) == TOOL_COUNTS[name]
+    assert [t.name for t in policy] == [t.name for t in every if not (t.meta or {}).get(
+        CONTROL_KEY)]
+    assert {t.name for t in every} - {t.name for t in policy} == set(CONTROL_TOOLS)
     for tool in policy:
         Draft202012Validator.check_schema(tool.input_schema)
         Draft202012Validator.check_schema(tool.output_schema)
@@ -73,6 +77,26 @@ async def test_schemas_are_valid(name):
         assert all(r in load_domain(name).tools for r in requires), tool.name
 
 
+async def test_plain_listing_hides_controls_and_they_still_work(caplog):
+    """An ordinary client sees the paper's count; control calls need no listing, and the
+    manager's listing (with controls) spares its client a re-list on every control call."""
+    name = SERVERS[0]
+    c, _ = client(name)
+    async with c:
+        plain = (await c.list_tools()).tools
+        assert not {t.name for t in plain} & set(CONTROL_TOOLS)
+        assert len(plain) == TOOL_COUNTS[name]
+        with caplog.at_level("WARNING"):
+            session = await open_session(c, seed=3)  # unlisted, yet it answers
+        assert "_session_open not listed" in caplog.text  # the client had to look for it
+        await list_with_controls(c)
+        caplog.clear()
+        with caplog.at_level("WARNING"):
+            again = await open_session(c, seed=3)
+            assert await snapshot_hash(c, again) == await snapshot_hash(c, session)
+        assert "not listed" not in caplog.text
+
+
 @pytest.mark.parametrize("name", SERVERS)
 def test_examples_cover_every_tool(name):
     assert {tool for tool, _ in examples(name)} == set(load_domain(name).tools)
@@ -83,7 +107,7 @@ async def test_every_tool_succeeds_over_mcp(name):
     """The client validates each structured result against the tool's output schema."""
     c, _ = client(name)
     async with c:
-        await c.list_tools()
+        await list_with_controls(c)
         session = await open_session(c, seed=0)
         for tool, args in examples(name):
             result = await call(c, tool, args, session)
@@ -97,7 +121,7 @@ async def test_bad_input_is_rejected_and_changes_nothing(name):
     c, _runtime = client(name)
     tools = load_domain(name).tools
     async with c:
-        await c.list_tools()
+        await list_with_controls(c)
         session = await open_session(c, seed=0)
         for tool, args in examples(name):
             schema = tools[tool].input_schema
@@ -154,7 +178,7 @@ async def test_200_concurrent_sessions_are_isolated(name):
     seeds = [rng.randrange(5) for _ in range(n_sessions)]
     c, _runtime = client(name)
     async with c:
-        await c.list_tools()
+        await list_with_controls(c)
         sessions = await asyncio.gather(*(open_session(c, s) for s in seeds))
 
         async def play(session: str, plan: list) -> str:
@@ -175,7 +199,7 @@ async def test_200_concurrent_sessions_are_isolated(name):
 async def test_session_errors_are_clear():
     c, _ = client(SERVERS[0])
     async with c:
-        await c.list_tools()
+        await list_with_controls(c)
         tool, args = examples(SERVERS[0])[0]
         result = await call(c, tool, args, "never-opened")
         assert result.is_error and "unknown or closed session" in text(result)
