@@ -5,9 +5,11 @@ The user is the world's principal; contacts are the world's other people.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from typing import Annotated, Literal, TypedDict
 
+from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -146,7 +148,9 @@ def _request(s: State, row: Row) -> Request:
 
 
 def _now(s: State) -> str:
-    return f"2026-06-15T12:{len(s['payments']) % 60:02d}"
+    # The session clock, not the row count: a count taken modulo the hour wrapped, stamping
+    # later payments earlier, and a payment and a request made in a row shared a minute.
+    return tick(s, dt.time(12, 0))
 
 
 def _debit(s: State, method_id: str, amount: float) -> None:

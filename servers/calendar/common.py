@@ -59,9 +59,12 @@ def check_free(s: State, start: dt.datetime, end: dt.datetime, ignore: str | Non
     clash = find_conflicts(s, start, end, ignore)
     if clash:
         c = clash[0]
-        raise ToolError(f"{fmt(start)}–{fmt(end)[11:]} overlaps event {c['event_id']} "
-                        f"'{c['title']}'; pick another time (find_free_slots) or pass "
-                        "allow_overlap=true to double-book")
+        # Both spans with dates: either may cross midnight, and the clash may be any
+        # occurrence of a series.
+        cs, ce = next(occurrences(c, start, end))
+        raise ToolError(f"{fmt(start)}–{fmt(end)} overlaps event {c['event_id']} "
+                        f"'{c['title']}' ({fmt(cs)}–{fmt(ce)}); pick another time "
+                        "(find_free_slots) or pass allow_overlap=true to double-book")
 
 
 def check_emails(emails: list[str], field: str) -> list[str]:

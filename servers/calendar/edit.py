@@ -59,23 +59,35 @@ def create_event(
     a, b = parse_dt(start, "start"), parse_dt(end, "end")
     if b <= a:
         raise ToolError(f"end {end} must be after start {start}")
-    if b - a > dt.timedelta(days=14):
-        raise ToolError("an event can last at most 14 days; split longer ones")
+    _check_span(a, b)
     guests = check_emails(attendees or [], "attendees")
     if s.var("user_email") in guests:
         raise ToolError("the user organizes the event; leave their own email out of attendees")
     until = _check_recurrence(recurrence, recurrence_until, a)
-    probe = {"event_id": "", "start": fmt(a), "end": fmt(b), "recurrence": recurrence,
-             "recurrence_until": until}
-    if not allow_overlap:  # check every occurrence of a new series in the next 8 weeks
-        for oa, ob in occurrences(probe, a, a + dt.timedelta(weeks=8)):
-            check_free(s, oa, ob, None, False)
+    _check_series_free(s, {"event_id": "", "start": fmt(a), "end": fmt(b),
+                           "recurrence": recurrence, "recurrence_until": until},
+                       allow_overlap)
     row = s["events"].insert({
         "event_id": s.next_id("evt"), "calendar_id": calendar_id, "title": title,
         "start": fmt(a), "end": fmt(b), "location": location, "description": description,
         "attendees": guests, "organizer": s.var("user_email"), "status": "confirmed",
         "recurrence": recurrence, "recurrence_until": until, "invitation_id": None})
     return as_event(row)
+
+
+def _check_span(a: dt.datetime, b: dt.datetime) -> None:
+    if b - a > dt.timedelta(days=14):
+        raise ToolError("an event can last at most 14 days; split longer ones")
+
+
+def _check_series_free(s: State, series: dict, allow_overlap: bool) -> None:
+    """Every occurrence of the series in its first 8 weeks must be free (unless double-booking
+    is allowed); the series' own event, when it exists, is not a clash."""
+    if allow_overlap:
+        return
+    a = dt.datetime.fromisoformat(series["start"])
+    for oa, ob in occurrences(series, a, a + dt.timedelta(weeks=8)):
+        check_free(s, oa, ob, series["event_id"] or None, False)
 
 
 def _check_recurrence(recurrence: str, until: str | None, start: dt.datetime) -> str | None:
@@ -116,11 +128,14 @@ def update_event(
     b = parse_dt(end, "end") if end else (a + (old_b - old_a) if start else old_b)
     if b <= a:
         raise ToolError(f"end {fmt(b)} must be after start {fmt(a)}")
+    _check_span(a, b)
     if changes.get("recurrence") == "none":
         changes["recurrence_until"] = None
-    if (a, b) != (old_a, old_b):
-        check_free(s, a, b, event_id, allow_overlap)
+    # A new repetition puts the event at new times just as a new start or end does.
+    repeats_anew = changes.get("recurrence", row["recurrence"]) != row["recurrence"]
+    if (a, b) != (old_a, old_b) or repeats_anew:
         changes.update(start=fmt(a), end=fmt(b))
+        _check_series_free(s, {**row, **changes}, allow_overlap)
     return as_event(s["events"].update(event_id, **changes))
 
 

@@ -6,7 +6,6 @@ failure, so a call either fully happens or leaves no trace.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, TypedDict
 
 from servers.core.errors import ToolError
@@ -37,6 +36,7 @@ from servers.filesystem.common import (
     stamp_dir,
     total_size,
 )
+from servers.filesystem.patterns import Budget, PatternError, compile_pattern
 
 Source = Annotated[str, Arg("Path of the file or directory to move/copy, absolute or relative",
                             min_length=1, max_length=1024)]
@@ -321,12 +321,13 @@ def edit_replace(s: State, path: FilePath,
     """Find and replace text inside a file, like `sed -i 's/find/replace/g'`."""
     p, row = get_file(s, path)
     check_mutable(s, row, "edited")
+    budget = Budget(find, "pass regex=false to replace the text as it is")
     try:
-        pattern = re.compile(find if regex else re.escape(find),
-                             re.IGNORECASE if ignore_case else 0)
-        new, n = pattern.subn(replace if regex else (lambda _: replace), row["content"],
-                              count=count)
-    except re.error as err:
+        pattern = compile_pattern(find, ignore_case, not regex, "fix it or pass regex=false "
+                                  "for plain text")
+        new, n = budget.subn(pattern, replace if regex else (lambda _: replace),
+                             row["content"], count)
+    except PatternError as err:  # a bad replacement template
         raise ToolError(f"invalid regular expression or replacement: {err}; fix it or pass "
                         "regex=false for plain text") from None
     if n == 0:

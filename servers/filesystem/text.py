@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import difflib
 import hashlib
-import re
 from typing import Annotated, Literal, TypedDict
 
 from servers.core.errors import ToolError
@@ -23,6 +22,7 @@ from servers.filesystem.common import (
     lookup,
     size_of,
 )
+from servers.filesystem.patterns import Budget, compile_pattern
 
 LineCount = Annotated[int, Arg("Number of lines", minimum=1, maximum=1000)]
 IgnoreCase = Annotated[bool, Arg("Match case-insensitively")]
@@ -123,15 +123,6 @@ class CutOut(TypedDict):
     total_rows: int
 
 
-def _compile(pattern: str, ignore_case: bool, fixed: bool) -> re.Pattern:
-    try:
-        return re.compile(re.escape(pattern) if fixed else pattern,
-                          re.IGNORECASE if ignore_case else 0)
-    except re.error as err:
-        raise ToolError(f"invalid regular expression {pattern!r}: {err}; escape special "
-                        "characters or pass fixed_string=true") from None
-
-
 def _files_under(s: State, path: str | None) -> tuple[str, list[Row]]:
     """A file alone, or every file below a directory (sorted by path)."""
     if path is not None:
@@ -179,7 +170,9 @@ def grep(s: State,
                                          maximum=500)] = 100) -> GrepOut:
     """Print the lines of a file (or, recursively, of a directory's files) that match a
     pattern, with line numbers."""
-    rx = _compile(pattern, ignore_case, fixed_string)
+    rx = compile_pattern(pattern, ignore_case, fixed_string,
+                         "escape special characters or pass fixed_string=true")
+    budget = Budget(pattern, "pass fixed_string=true to search for the text as it is")
     p, row = lookup(s, path)
     if row["type"] == "directory" and not recursive:
         raise ToolError(f"{p!r} is a directory; pass recursive=true to search the files in it")
@@ -187,7 +180,7 @@ def grep(s: State,
     hits: list[GrepMatch] = [{"path": r["path"], "line_number": i, "line": line}
                              for r in files
                              for i, line in enumerate(lines_of(r["content"]), 1)
-                             if rx.search(line)]
+                             if budget.search(rx, line)]
     return {"matches": hits[:max_results], "total": len(hits), "files_searched": len(files)}
 
 

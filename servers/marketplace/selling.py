@@ -62,15 +62,32 @@ def update_listing(
         title: Annotated[str | None, Arg("New title", min_length=3, max_length=80)] = None,
         description: Annotated[str | None, Arg("New description", min_length=1,
                                                max_length=1000)] = None) -> Listing:
-    """Change the price, title or description of one of the user's active listings."""
+    """Change the price, title or description of one of the user's active listings. The price
+    cannot go below a pending offer; answer such offers first (respond_to_offer)."""
     row = own_active(s, listing_id, "edit")
     changes = {k: v for k, v in (("price", None if price is None else float(round(price, 2))),
                                  ("title", title), ("description", description))
                if v is not None}
     if not changes:
         raise ToolError("nothing to update; give a new price, title or description")
+    if "price" in changes:
+        _check_no_offer_above(s, listing_id, changes["price"])
     return v.listing(s, s["listings"].update(row["listing_id"], **changes,
                                             updated_at=v.tick(s)))
+
+
+def _check_no_offer_above(s: State, listing_id: str, price: float) -> None:
+    """An offer may not exceed the asking price (make_offer), so the price cannot drop below a
+    pending offer: the seller answers such offers first rather than have them silently
+    declined or left above the price."""
+    above = sorted(s["offers"].rows(lambda o: o["listing_id"] == listing_id
+                                    and o["status"] == "pending" and o["amount"] > price),
+                   key=lambda o: (-o["amount"], o["offer_id"]))
+    if above:
+        named = ", ".join(f"{o['offer_id']} of {o['amount']:.2f}" for o in above)
+        raise ToolError(f"listing {listing_id} has pending offer(s) above the new price "
+                        f"{price:.2f}: {named}; accept or decline them with respond_to_offer "
+                        f"first, or ask at least {above[0]['amount']:.2f}")
 
 
 @DOMAIN.tool(read_only=False)

@@ -60,7 +60,8 @@ def get_order(s: State, order_id: OrderId) -> Order:
 def cancel_order(s: State, order_id: OrderId,
                  reason: Annotated[CancelReason, Arg("Why the order is cancelled")]
                  ) -> CancelOut:
-    """Cancel an order that has not shipped yet (pending or processing); it is fully refunded."""
+    """Cancel an order that has not shipped yet (pending or processing); it is fully refunded
+    and a single-use coupon it used can be used again."""
     order = s["orders"].get(order_id)
     status = order["status"]
     if status == "cancelled":
@@ -73,6 +74,9 @@ def cancel_order(s: State, order_id: OrderId,
     for item in order["items"]:
         v = s["variants"].get(item["item_id"])
         s["variants"].update(v["item_id"], stock=v["stock"] + item["quantity"])
+    code = order["coupon_code"]
+    if code and s["coupons"].get(code)["single_use"]:
+        s["coupons"].update(code, used=False)  # a cancelled order gives it back
     method = s["payment_methods"].get(order["payment_method_id"])
     if method["kind"] == "gift_card":  # cards and PayPal are refunded by the provider
         s["payment_methods"].update(method["payment_method_id"],

@@ -29,12 +29,14 @@ from servers.travel_booking.common import (
     operating_flight,
     pay_method_for,
     refund_quote,
+    refund_shares,
 )
 from servers.travel_booking.data import (
     BAG_FEE,
     CHANGE_FEE,
     EXTRA_LEGROOM_FEE,
     EXTRA_LEGROOM_ROWS,
+    INSURANCE_CHARGE,
     INSURANCE_PER_PASSENGER,
     LAYOUT,
     MAX_BAGS_PER_PASSENGER,
@@ -117,16 +119,19 @@ def cancel_booking(
                           Arg("Why the traveller cancels")]) -> CancelOut:
     """Cancel a held or confirmed flight booking. Refund rules: full within 24 hours of
     booking, for business fares, or (less the premium) with travel insurance; otherwise a
-    per-passenger fee (economy $200, premium economy $100). Refunds go to the paying method."""
+    per-passenger fee (economy $200, premium economy $100). Each method gets back what it paid
+    (bags paid with a voucher go back to the voucher); the fee is kept from the fare's method,
+    an insurance premium from the method that paid it."""
     booking = s["bookings"].get(booking_id)
     refund, fee, policy = refund_quote(s, booking)
-    method = booking["payment_method_id"]
-    if refund > 0 and method is not None:
-        booking = add_charge(s, booking, "refund on cancellation", -refund, method)
+    shares = refund_shares(booking, refund)
+    for method, amount in shares:
+        booking = add_charge(s, booking, "refund on cancellation", -amount, method)
     row = s["bookings"].update(booking_id, status="cancelled", cancelled_at=now(s),
                                cancel_reason=reason, hold_expires_at=None)
     return {"booking": booking_out(s, row), "refund_amount": refund, "cancellation_fee": fee,
-            "refund_payment_method_id": method if refund > 0 else None, "policy": policy}
+            "refunds": [{"payment_method_id": m, "amount": a} for m, a in shares],
+            "policy": policy}
 
 
 @DOMAIN.tool(read_only=False)
@@ -263,6 +268,6 @@ def purchase_travel_insurance(s: State, booking_id: BookingId,
         raise ToolError(f"booking {booking_id} departs within 24 hours; travel insurance must "
                         "be bought at least 24 hours before departure")
     premium = INSURANCE_PER_PASSENGER * len(booking["passengers"])
-    booking = add_charge(s, booking, "travel insurance", premium, method)
+    booking = add_charge(s, booking, INSURANCE_CHARGE, premium, method)
     row = s["bookings"].update(booking_id, insurance=True, insurance_premium=premium)
     return {"booking": booking_out(s, row), "premium_charged": premium}

@@ -12,6 +12,7 @@ from servers.core.state import Row, State
 from servers.travel_booking.data import (
     CANCEL_FEE,
     FREE_BAGS,
+    INSURANCE_CHARGE,
     LAST_BOOKABLE,
     NOW,
     TIER_BONUS_BAGS,
@@ -147,6 +148,27 @@ def add_charge(s: State, booking: Row, description: str, amount: float, method_i
     entry = {"description": description, "amount": amount, "payment_method_id": method_id,
              "at": now(s)}
     return s["bookings"].update(booking["booking_id"], charges=[*booking["charges"], entry])
+
+
+def refund_shares(booking: Row, refund: float) -> list[tuple[str, float]]:
+    """Split a cancellation refund over the methods that paid, each getting back what it paid
+    (net of earlier refunds) less its part of what is kept. What is kept comes first from
+    the insurance premium's payer when the premium is what is kept, else from the fare's
+    payer (the fee is the fare's), then from the others in the order they paid."""
+    paid: dict[str, float] = {}
+    for c in booking["charges"]:
+        paid[c["payment_method_id"]] = round(paid.get(c["payment_method_id"], 0.0)
+                                             + c["amount"], 2)
+    paid = {m: v for m, v in paid.items() if v > 0}
+    keep = round(sum(paid.values()) - refund, 2)
+    first = ([c["payment_method_id"] for c in booking["charges"]
+              if c["description"] == INSURANCE_CHARGE] if booking["insurance"]
+             else [booking["payment_method_id"]])
+    for m in [*first, *paid]:
+        take = min(keep, paid.get(m, 0.0))
+        if take > 0:
+            paid[m], keep = round(paid[m] - take, 2), round(keep - take, 2)
+    return [(m, v) for m, v in paid.items() if v > 0]
 
 
 # ----------------------------------------------------------------------------- bookings

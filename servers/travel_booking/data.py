@@ -34,6 +34,7 @@ MAX_BAGS_PER_PASSENGER = 4
 CANCEL_FEE = {"economy": 200.0, "premium_economy": 100.0, "business": 0.0}
 CHANGE_FEE = {"economy": 75.0, "premium_economy": 50.0, "business": 0.0}
 INSURANCE_PER_PASSENGER = 30.0
+INSURANCE_CHARGE = "travel insurance"  # a premium's charge description (refunds find it)
 MAX_PASSENGERS = 9
 HOTEL_FREE_CANCEL_DAYS = 2
 MAX_NIGHTS = 30

@@ -166,11 +166,16 @@ class BookingList(TypedDict):
     total: int
 
 
+class RefundShare(TypedDict):
+    payment_method_id: str
+    amount: float
+
+
 class CancelOut(TypedDict):
     booking: Booking
     refund_amount: float
     cancellation_fee: float
-    refund_payment_method_id: str | None
+    refunds: list[RefundShare]
     policy: str
 
 

@@ -18,6 +18,7 @@ from servers.travel_booking.data import (
     CITY_PRICE,
     FREE_BAGS,
     HOTEL_FREE_CANCEL_DAYS,
+    INSURANCE_CHARGE,
     INSURANCE_PER_PASSENGER,
     ROOM_TYPES,
     TIER_BONUS_BAGS,
@@ -143,7 +144,7 @@ def _seed_bookings(s: State, world: World, rng: random.Random, flights: list[Row
                                 "amount": BAG_FEE * (bags - allowance),
                                 "payment_method_id": method, "at": at})
             if insured:
-                charges.append({"description": "travel insurance",
+                charges.append({"description": INSURANCE_CHARGE,
                                 "amount": INSURANCE_PER_PASSENGER * len(pax),
                                 "payment_method_id": method, "at": at})
         cancelled_at = None

@@ -35,6 +35,18 @@ def test_transfer_moves_exactly_the_amount(rt):
     assert newest["transaction_id"] == credit["transaction_id"]
 
 
+def test_the_write_clock_keeps_advancing_past_119_writes(rt):
+    # 250 transfers post 500 transactions; the clock used to stop at 23:59 after 119 writes
+    stamps = []
+    for _ in range(250):
+        out = rt.call("transfer_between_accounts", {"from_account_id": "acc_003",
+                                                    "to_account_id": "acc_001", "amount": 0.01})
+        assert out.ok, out.error
+        stamps += [out.payload["debit"]["posted_at"], out.payload["credit"]["posted_at"]]
+    assert stamps == sorted(set(stamps)), "a later write is stamped no later than an earlier one"
+    assert stamps[0] == "2026-06-15T22:01" and stamps[-1] > "2026-06-16"
+
+
 @pytest.mark.parametrize("args, needle", [
     ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 49999}, "insufficient"),
     ({"from_account_id": "acc_001", "to_account_id": "acc_005", "amount": 10}, "same currency"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from servers.calendar import DOMAIN
-from tests.servers.common import digest, ok, runtime_fixture, state
+from tests.servers.common import digest, fails, ok, runtime_fixture, state
 
 rt = runtime_fixture(DOMAIN)
 
@@ -100,3 +100,38 @@ def test_reminders_duplicate_and_past_events(rt):
     rems = ok(rt, "list_reminders", {})["reminders"]
     times = [r["remind_at"] for r in rems]
     assert times == sorted(times) and len(rems) == 25
+
+
+# evt_0037 is the user's one-off "Budget planning", Wednesday 2026-06-24 09:00-10:00; evt_0049
+# is another of theirs on 2026-07-08 09:30-10:30.
+
+
+def test_update_event_keeps_the_14_day_limit_of_create_event(rt):
+    too_long = {"start": "2026-06-24T09:00", "end": "2026-07-09T09:00", "allow_overlap": True}
+    created = fails(rt, "create_event", {"title": "x", **too_long}, "at most 14 days")
+    updated = fails(rt, "update_event", {"event_id": "evt_0037", **too_long})
+    assert updated.removeprefix("update_event: ") == created.removeprefix("create_event: ")
+    ok(rt, "update_event", {"event_id": "evt_0037", "end": "2026-07-08T09:00",
+                            "allow_overlap": True})
+
+
+def test_update_event_checks_clashes_when_only_the_recurrence_changes(rt):
+    fails(rt, "update_event", {"event_id": "evt_0037", "recurrence": "daily"},
+          "evt_0049", "allow_overlap")
+    out = ok(rt, "update_event", {"event_id": "evt_0037", "recurrence": "daily",
+                                  "allow_overlap": True})
+    assert out["recurrence"] == "daily"
+
+
+def test_clash_messages_give_both_events_start_and_end_with_dates(rt):
+    # the weekly Team sync (evt_0001) meets Mondays 10:00-11:00
+    error = fails(rt, "create_event", {"title": "x", "start": "2026-06-22T10:30",
+                                       "end": "2026-06-22T11:30"})
+    assert ("2026-06-22T10:30–2026-06-22T11:30 overlaps event evt_0001 'Team sync' "
+            "(2026-06-22T10:00–2026-06-22T11:00)") in error
+    error = fails(rt, "update_event", {"event_id": "evt_0037", "start": "2026-07-08T09:00"})
+    assert ("2026-07-08T09:00–2026-07-08T10:00 overlaps event evt_0049 'Budget planning' "
+            "(2026-07-08T09:30–2026-07-08T10:30)") in error
+    error = fails(rt, "update_event", {"event_id": "evt_0037", "recurrence": "daily"})
+    assert ("2026-07-08T09:00–2026-07-08T10:00 overlaps event evt_0049 'Budget planning' "
+            "(2026-07-08T09:30–2026-07-08T10:30)") in error

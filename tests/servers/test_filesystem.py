@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from servers.core.runtime import Runtime
@@ -148,6 +150,9 @@ def test_edit_replace_and_grep_validate_patterns(rt):
     fails(rt, "edit_replace", {"path": "notes/todo.txt", "find": "(unclosed", "replace": "y",
                                "regex": True}, "invalid regular expression")
     fails(rt, "grep", {"pattern": "[oops", "path": "notes/todo.txt"}, "invalid regular")
+    for template in (r"\9", r"\g<x>", r"\d"):
+        fails(rt, "edit_replace", {"path": "notes/todo.txt", "find": r"- (\w+)",
+                                   "replace": template, "regex": True}, "or replacement")
     out = ok(rt, "edit_replace", {"path": "notes/todo.txt", "find": r"- (\w+)",
                                   "replace": r"* \1", "regex": True, "count": 2})
     assert out["replacements"] == 2
@@ -155,6 +160,33 @@ def test_edit_replace_and_grep_validate_patterns(rt):
     assert lines[1] == "* renew passport" and lines[2].startswith("* call ")
     assert lines[3].startswith("- book dinner")
     assert ok(rt, "grep", {"pattern": "^\\* ", "path": "notes/todo.txt"})["total"] == 2
+
+
+# (a|aa)+$ backtracks through every way to split the a's (Fibonacci-many): minutes unbounded.
+SLOW = {"pattern": "(a|aa)+$", "line": "a" * 40 + "b"}
+
+
+def test_a_catastrophic_grep_pattern_fails_fast_and_the_server_keeps_serving(rt):
+    ok(rt, "write_file", {"path": "slow.txt", "content": SLOW["line"]})
+    started = time.monotonic()
+    fails(rt, "grep", {"pattern": SLOW["pattern"], "path": "slow.txt"}, "took longer than",
+          "fixed_string=true")
+    assert time.monotonic() - started < 5  # a 1 s budget, with room for a loaded machine
+    assert ok(rt, "grep", {"pattern": "a+b$", "path": "slow.txt"})["total"] == 1
+    # the textbook (a+)+$ is either matched quickly or refused the same way; never a hang
+    started = time.monotonic()
+    rt.call("grep", {"pattern": "(a+)+$", "path": "slow.txt"})
+    assert time.monotonic() - started < 5
+
+
+def test_a_catastrophic_edit_replace_fails_fast_and_changes_nothing(rt):
+    ok(rt, "write_file", {"path": "slow.txt", "content": SLOW["line"]})
+    started = time.monotonic()
+    fails(rt, "edit_replace", {"path": "slow.txt", "find": SLOW["pattern"], "replace": "x",
+                               "regex": True}, "took longer than", "regex=false")
+    assert time.monotonic() - started < 5
+    assert ok(rt, "edit_replace", {"path": "slow.txt", "find": "a+b$", "replace": "x",
+                                   "regex": True})["replacements"] == 1
 
 
 def test_quota_is_enforced_and_a_refused_write_leaves_no_trace(rt):

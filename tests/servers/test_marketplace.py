@@ -107,3 +107,16 @@ def test_search_filters(rt):
     assert [r["price"] for r in found] == sorted(r["price"] for r in found)
     assert ok(rt, "search_listings", limit=50)["total"] >= 20
     fails(rt, "search_listings", "unknown city", city="Gotham")
+
+
+def test_price_cannot_drop_below_a_pending_offer(rt):
+    # lst_0018 asks 125.00 with pending offers off_0008 (82.00) and off_0009 (111.00); an
+    # offer may not exceed the asking price, so the seller answers such offers first
+    error = fails(rt, "update_listing", "off_0009 of 111.00", listing_id="lst_0018", price=100)
+    assert "off_0008" not in error and "respond_to_offer" in error
+    error = fails(rt, "update_listing", "off_0009 of 111.00, off_0008 of 82.00",
+                  listing_id="lst_0018", price=80)
+    assert "at least 111.00" in error
+    assert ok(rt, "update_listing", listing_id="lst_0018", price=111)["price"] == 111
+    ok(rt, "respond_to_offer", offer_id="off_0009", action="decline")
+    assert ok(rt, "update_listing", listing_id="lst_0018", price=100)["price"] == 100

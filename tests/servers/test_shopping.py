@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from servers.core.runtime import Runtime
 from servers.shopping import DOMAIN
-from tests.servers.common import fails, runtime_fixture
+from tests.servers.common import fails, ok, runtime_fixture
 
 rt = runtime_fixture(DOMAIN)
 
@@ -57,6 +57,20 @@ def test_coupon_rules(rt):
     out = rt.call("remove_from_cart", {"item_id": "itm_0064"}).payload
     assert out["coupon_code"] is None and out["discount"] == 0.0
     assert "removed" in out["notice"]
+
+
+def test_cancelling_an_order_gives_its_single_use_coupon_back(rt):
+    # VIP30 is single-use, 30% off over $300; the seed cart is $248 (food_delivery gives
+    # promo codes back the same way)
+    ok(rt, "add_to_cart", {"item_id": "itm_0151", "quantity": 2})
+    ok(rt, "apply_coupon", {"code": "VIP30"})
+    order = ok(rt, "checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001"})
+    assert order["coupon_code"] == "VIP30" and order["discount"] > 0
+    ok(rt, "add_to_cart", {"item_id": "itm_0151", "quantity": 6})  # $359.94, over the minimum
+    fails(rt, "apply_coupon", {"code": "VIP30"}, "already used")
+    oid = order["order_id"]
+    ok(rt, "cancel_order", {"order_id": oid, "reason": "other"})
+    assert ok(rt, "apply_coupon", {"code": "VIP30"})["coupon_code"] == "VIP30"
 
 
 def test_payment_method_rules(rt):

@@ -91,6 +91,44 @@ def test_cancel_refund_rules(rt):
            "is flown")
 
 
+def _refund_entries(booking: dict) -> list[tuple[str, float]]:
+    return [(c["payment_method_id"], c["amount"]) for c in booking["charges"]
+            if c["description"] == "refund on cancellation"]
+
+
+def test_cancel_refunds_extras_to_the_method_that_paid_them(rt):
+    # bk_0018: economy, 1 passenger, $921 fare on pm_0003 weeks ago; gold allows 2 free bags
+    assert _voucher(rt) == 175.0
+    ok(rt, "add_baggage", {"booking_id": "bk_0018", "bags": 3, "payment_method_id": "pm_0004"})
+    assert _voucher(rt) == 130.0
+    out = ok(rt, "cancel_booking", {"booking_id": "bk_0018", "reason": "other"})
+    # the $200 fee is the fare's: the card gets the fare less the fee, the voucher its $45
+    assert (out["refund_amount"], out["cancellation_fee"]) == (766.0, 200.0)
+    assert _voucher(rt) == 175.0
+    assert _refund_entries(out["booking"]) == [("pm_0003", -721.0), ("pm_0004", -45.0)]
+    assert out["refunds"] == [{"payment_method_id": "pm_0003", "amount": 721.0},
+                              {"payment_method_id": "pm_0004", "amount": 45.0}]
+
+
+def test_cancel_keeps_the_insurance_premium_from_the_method_that_paid_it(rt):
+    ok(rt, "add_baggage", {"booking_id": "bk_0018", "bags": 3, "payment_method_id": "pm_0004"})
+    ok(rt, "purchase_travel_insurance", {"booking_id": "bk_0018",
+                                         "payment_method_id": "pm_0004"})
+    assert _voucher(rt) == 100.0
+    out = ok(rt, "cancel_booking", {"booking_id": "bk_0018", "reason": "illness"})
+    assert (out["refund_amount"], out["cancellation_fee"]) == (966.0, 30.0)
+    assert _voucher(rt) == 145.0
+    assert out["refunds"] == [{"payment_method_id": "pm_0003", "amount": 921.0},
+                              {"payment_method_id": "pm_0004", "amount": 45.0}]
+
+
+def test_cancel_of_a_held_booking_refunds_nothing(rt):
+    held = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
+                                   "cabin": "economy"})
+    out = ok(rt, "cancel_booking", {"booking_id": held["booking_id"], "reason": "other"})
+    assert out["refund_amount"] == 0.0 and out["refunds"] == []
+
+
 def test_change_flight_charges_fare_difference_and_fee_and_keeps_route(rt):
     booking = ok(rt, "get_booking", {"booking_id": "bk_0022"})  # BER-MAD, economy, 1 pax
     assert ok(rt, "get_traveler_profile", {})["loyalty"]["tier"] == "gold"
