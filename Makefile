@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench plans reproduce pin-worlds clean
+.PHONY: venv test lint demo bench plans reproduce pin-worlds node-check clean
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-eval.txt requirements-gguf.txt \
 		requirements-models.txt
@@ -45,6 +45,14 @@ plans: venv
 # intended change to a seed builder; commit the diff with the change.
 pin-worlds: venv
 	$(PY) -m tests.servers.pin_worlds
+
+# The servers through an independent client, the official Node MCP SDK (installed into .node/
+# with npm, the one step here that needs the network): each server's tool count against the
+# paper's, control tools never listed, and how many returned timestamps carry a UTC offset.
+NODE_SDK := .node/node_modules/@modelcontextprotocol/sdk
+node-check: venv
+	test -d $(NODE_SDK) || npm install --silent --prefix .node @modelcontextprotocol/sdk@1.32.2
+	node benchmarks/node_client.mjs $(PY) 0 .node
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
