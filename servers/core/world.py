@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 import random
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 REFERENCE_DATE = dt.date(2026, 6, 15)  # "today" in every world; data is dated relative to it
 
@@ -35,15 +36,25 @@ INDUSTRY = {"Analytics": "data", "Logistics": "transport", "Foods": "food", "Rob
 TITLES = ["Engineer", "Analyst", "Designer", "Product Manager", "Sales Lead", "Accountant",
           "Recruiter", "Support Specialist", "Data Scientist", "Marketing Manager", "CTO",
           "Operations Manager", "Consultant", "Researcher"]
-# name, country, lat, lon, airport code
-CITIES = [("Lisbon", "Portugal", 38.7223, -9.1393, "LIS"), ("Berlin", "Germany", 52.52, 13.405,
-          "BER"), ("Paris", "France", 48.8566, 2.3522, "CDG"), ("Madrid", "Spain", 40.4168,
-          -3.7038, "MAD"), ("Amsterdam", "Netherlands", 52.3676, 4.9041, "AMS"),
-          ("London", "United Kingdom", 51.5072, -0.1276, "LHR"), ("New York", "United States",
-          40.7128, -74.006, "JFK"), ("San Francisco", "United States", 37.7749, -122.4194,
-          "SFO"), ("Tokyo", "Japan", 35.6762, 139.6503, "HND"), ("Singapore", "Singapore",
-          1.3521, 103.8198, "SIN"), ("Toronto", "Canada", 43.6532, -79.3832, "YYZ"),
-          ("Sydney", "Australia", -33.8688, 151.2093, "SYD")]
+# name, country, lat, lon, airport code, IANA time zone, currency (ISO 4217)
+CITIES = [
+    ("Lisbon", "Portugal", 38.7223, -9.1393, "LIS", "Europe/Lisbon", "EUR"),
+    ("Berlin", "Germany", 52.52, 13.405, "BER", "Europe/Berlin", "EUR"),
+    ("Paris", "France", 48.8566, 2.3522, "CDG", "Europe/Paris", "EUR"),
+    ("Madrid", "Spain", 40.4168, -3.7038, "MAD", "Europe/Madrid", "EUR"),
+    ("Amsterdam", "Netherlands", 52.3676, 4.9041, "AMS", "Europe/Amsterdam", "EUR"),
+    ("London", "United Kingdom", 51.5072, -0.1276, "LHR", "Europe/London", "GBP"),
+    ("New York", "United States", 40.7128, -74.006, "JFK", "America/New_York", "USD"),
+    ("San Francisco", "United States", 37.7749, -122.4194, "SFO", "America/Los_Angeles",
+     "USD"),
+    ("Tokyo", "Japan", 35.6762, 139.6503, "HND", "Asia/Tokyo", "JPY"),
+    ("Singapore", "Singapore", 1.3521, 103.8198, "SIN", "Asia/Singapore", "SGD"),
+    ("Toronto", "Canada", 43.6532, -79.3832, "YYZ", "America/Toronto", "CAD"),
+    ("Sydney", "Australia", -33.8688, 151.2093, "SYD", "Australia/Sydney", "AUD")]
+# digits after the decimal point of each currency's minor unit (ISO 4217)
+CURRENCY_DIGITS = {"EUR": 2, "GBP": 2, "USD": 2, "JPY": 0, "SGD": 2, "CAD": 2, "AUD": 2}
+# the local time of day at which every session of a world starts, in the user's home city
+WORLD_TIME = dt.time(12, 0)
 STREETS = ["Main St", "Oak Ave", "Harbor Rd", "Market St", "Park Lane", "River Walk",
            "Station Rd", "Hill St", "Garden Ave", "King St", "Mill Lane", "Church St"]
 PLACE_KINDS = {
@@ -90,6 +101,8 @@ class City:
     lat: float
     lon: float
     airport: str
+    tz: str  # IANA time zone name
+    currency: str  # ISO 4217 code
 
 
 @dataclass(frozen=True)
@@ -118,6 +131,25 @@ class World:
     def user(self) -> Person:
         """The person who uses every service in this world (the assistant's principal)."""
         return self.people[0]
+
+    @property
+    def home(self) -> City:
+        """The user's home city: its time zone and currency are the whole world's."""
+        return next(c for c in self.cities if c.name == self.user.city)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.home.tz)
+
+    @property
+    def now(self) -> dt.datetime:
+        """The instant every server's sessions start at (aware, in the home time zone)."""
+        return dt.datetime.combine(self.reference_date, WORLD_TIME, tzinfo=self.tz)
+
+    @property
+    def currency(self) -> str:
+        """The one currency of every amount in this world (no exchange between currencies)."""
+        return self.home.currency
 
     def person(self, person_id: str) -> Person:
         # A KeyError naming the id, not a bare StopIteration (which a generator turns into

@@ -9,10 +9,19 @@ import hashlib
 import os
 import subprocess
 import sys
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from servers.core.world import CITIES, CUISINES, REFERENCE_DATE, days_ago, make_world, rng_for
+from servers.core.world import (
+    CITIES,
+    CUISINES,
+    CURRENCY_DIGITS,
+    REFERENCE_DATE,
+    days_ago,
+    make_world,
+    rng_for,
+)
 
 
 def test_counts_and_id_formats():
@@ -42,7 +51,7 @@ def test_places_stay_near_their_city():
     w = make_world(4)
     cities = {c[0]: c for c in CITIES}
     for pl in w.places:
-        _, _, lat, lon, _ = cities[pl.city]
+        lat, lon = cities[pl.city][2:4]
         assert abs(pl.lat - lat) <= 0.05 and abs(pl.lon - lon) <= 0.05
         assert 3.2 <= pl.rating <= 4.9
         assert (pl.cuisine in CUISINES) if pl.kind == "restaurant" else pl.cuisine is None
@@ -104,3 +113,32 @@ def test_days_ago():
         assert day == "2026-05-31" and 7 <= hour <= 21 and minute in (0, 15, 30, 45)
     rng = rng_for(0, "test")
     assert [days_ago(w, 15, rng) for _ in range(50)] == stamps
+
+
+# UTC offsets on 2026-06-15 and currencies, from the outside world (summer time in the north)
+KNOWN = {"Lisbon": ("+01:00", "EUR"), "London": ("+01:00", "GBP"), "Berlin": ("+02:00", "EUR"),
+         "New York": ("-04:00", "USD"), "San Francisco": ("-07:00", "USD"),
+         "Tokyo": ("+09:00", "JPY"), "Singapore": ("+08:00", "SGD"),
+         "Sydney": ("+10:00", "AUD"), "Toronto": ("-04:00", "CAD")}
+
+
+def test_the_world_clock_and_currency_are_the_users_home_citys():
+    seen = set()
+    for seed in range(40):
+        w = make_world(seed)
+        assert w.home.name == w.user.city
+        stamp = w.now.isoformat(timespec="minutes")
+        assert stamp.startswith("2026-06-15T12:00") and w.now.utcoffset() is not None
+        assert w.currency == w.home.currency and w.currency in CURRENCY_DIGITS
+        if w.home.name in KNOWN:
+            offset, currency = KNOWN[w.home.name]
+            assert stamp.endswith(offset) and w.currency == currency, (seed, w.home.name)
+        seen.add(w.home.name)
+    assert len(seen) >= 4  # the home city (so the time zone) varies with the seed
+
+
+def test_every_city_has_a_known_time_zone_and_currency():
+    for city in make_world(0).cities:
+        assert CURRENCY_DIGITS[city.currency] in (0, 2)
+        assert dt.datetime(2026, 1, 1, tzinfo=ZoneInfo(city.tz)).utcoffset() is not None
+    assert {c[0] for c in CITIES} >= set(KNOWN)
