@@ -5,6 +5,11 @@ Held-out rows: each model's mean ± standard deviation over the evaluation seeds
   success     final world state equal to the truth's, episode not failed
   valid       the valid-call rate (reward/val: the share of calls that executed without error)
   calls       calls per episode (from episodes.jsonl)
+  solved      success that a policy cannot reach by doing nothing: for a normal or clarification
+              task, success with every ground-truth call covered (R_cov = 1); for an abstention
+              task, success with no call at all. Final-state success alone counts a read-only
+              task as done when nothing was called (its end state is the start state).
+  answered    episodes that ended in a final answer (not a turn, token or length cap)
 The learning target: grpo > sft > base on reward, each gap larger than twice the larger of the
 two standard deviations.
 """
@@ -17,20 +22,35 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["heldout_summary", "target_met", "write_report"]
+__all__ = ["heldout_summary", "solved", "target_met", "write_report"]
 
 MODELS = ("base", "sft", "grpo")
-METRICS = ("reward", "success", "valid", "calls")
+METRICS = ("reward", "success", "solved", "valid", "calls", "answered")
+HEADERS = ("reward", "success", "solved", "valid-call rate", "calls/episode", "answered")
 
 
 def _seed_metrics(eval_dir: Path) -> dict[str, float]:
     overall = json.loads((eval_dir / "results.json").read_text())["overall"]
     rows = [json.loads(line) for line in (eval_dir / "episodes.jsonl").read_text().splitlines()
             if line.strip()]
+    def share(test) -> float:
+        return statistics.fmean(bool(test(r)) for r in rows) if rows else 0.0
+
     return {"reward": overall.get("reward/total", 0.0), "success": overall.get("success", 0.0),
             "valid": overall.get("reward/val", 0.0),
             "calls": statistics.fmean(r.get("calls", 0) for r in rows) if rows else 0.0,
+            "solved": share(solved), "answered": share(
+                lambda r: r.get("finish_reason") == "answered"),
             "n": overall.get("n", len(rows))}
+
+
+def solved(row: Mapping[str, Any]) -> bool:
+    """Success that doing nothing cannot earn (see the module docstring)."""
+    if not row.get("success"):
+        return False
+    if row.get("kind") == "abstention":
+        return row.get("calls", 0) == 0
+    return row.get("rewards", {}).get("cov", 0.0) >= 1.0 - 1e-9
 
 
 def heldout_summary(out: Path, seeds: Sequence[int]) -> dict[str, dict[str, Any]]:
@@ -92,8 +112,8 @@ def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any]) -
     lines = ["# SmolLM2-135M-Instruct: base -> SFT -> GRPO (held-out synthesized tasks)", "",
              f"Settings: {json.dumps(dict(settings))}; evaluation seeds {list(seeds)}, "
              "temperature from the config's eval section.", "",
-             "| model | tasks | seeds | reward | success | valid-call rate | calls/episode |",
-             "|---|---|---|---|---|---|---|"]
+             "| model | tasks | seeds | " + " | ".join(HEADERS) + " |",
+             "|---|---|---|" + "---|" * len(HEADERS)]
     for model, row in summary.items():
         cells = [f"{row[m][0]:.3f} ± {row[m][1]:.3f}" for m in METRICS]
         lines.append(f"| {model} | {row['n']} | {row['seeds']} | " + " | ".join(cells) + " |")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from launch.reproduce_report import heldout_summary, target_met, write_report
+from launch.reproduce_report import heldout_summary, solved, target_met, write_report
 
 
 def write_eval(root, model, seed, reward, success, val, calls):
@@ -42,6 +42,29 @@ def test_summary_means_stds_and_the_target(tmp_path):
     md = paths["md"].read_text()
     assert "| base | 2 | 3 | 0.120 ± 0.020 |" in md and "Target" in md and ": met" in md
     assert "total 5400 s (1.50 h)" in md and paths["png"].stat().st_size > 1000
+    assert "| solved |" in md and "| answered |" in md
+
+
+def test_solved_is_success_that_doing_nothing_cannot_earn(tmp_path):
+    def row(kind, success, calls, cov, finish="answered"):
+        return {"kind": kind, "success": success, "calls": calls, "rewards": {"cov": cov},
+                "finish_reason": finish}
+
+    assert solved(row("normal", True, 2, 1.0))
+    assert not solved(row("normal", True, 0, 0.0))  # read-only task, nothing called
+    assert not solved(row("normal", True, 3, 0.5))  # same end state, a truth call skipped
+    assert not solved(row("normal", False, 2, 1.0))
+    assert solved(row("abstention", True, 0, 0.0))
+    assert not solved(row("abstention", True, 1, 0.0))  # read when it should have declined
+    rows = [row("normal", True, 0, 0.0, "length"), row("normal", True, 2, 1.0),
+            row("abstention", True, 0, 0.0, "max_assistant_turns"), row("normal", False, 1, 0.5)]
+    d = tmp_path / "eval" / "sft-s0"
+    d.mkdir(parents=True)
+    (d / "results.json").write_text(json.dumps({"overall": {"n": 4, "success": 0.75}}))
+    (d / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    summary = heldout_summary(tmp_path, [0])["sft"]
+    assert summary["success"] == (0.75, 0.0)
+    assert summary["solved"] == (0.5, 0.0) and summary["answered"] == (0.5, 0.0)
 
 
 @pytest.mark.parametrize("flag, error", [
