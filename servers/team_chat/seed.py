@@ -181,11 +181,12 @@ def build(s: State, world: World, rng: random.Random) -> None:
                   "sender_id": d["sender_id"], "text": d["text"], "sent_at": d["sent_at"],
                   "edited_at": None, "parent_message_id": None, "reactions": d["reactions"]}
         rows.append(parent)
-        minute = int(d["sent_at"][14:])
+        minute = int(d["sent_at"][14:16])
         for k, (sender, text) in enumerate(d["replies"]):
             rows.append({"message_id": f"msg_{len(rows) + 1:04d}",
                          "channel_id": d["channel_id"], "sender_id": sender, "text": text,
-                         "sent_at": d["sent_at"][:14] + f"{min(59, minute + 5 + k):02d}",
+                         "sent_at": (d["sent_at"][:14] + f"{min(59, minute + 5 + k):02d}"
+                                     + d["sent_at"][16:]),  # same hour, same offset
                          "edited_at": None, "parent_message_id": parent["message_id"],
                          "reactions": []})
     s.table("messages", key="message_id", kind="message",
