@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 
 from servers.core.errors import ToolError
 from servers.core.state import State
-from servers.core.world import REFERENCE_DATE, WORLD_TIME, World
+from servers.core.world import CITIES, REFERENCE_DATE, WORLD_TIME, World
 
 # state vars: minutes ticked, the session's start instant and its zone (set by `begin`)
 CLOCK_VAR, START_VAR, ZONE_VAR = "__clock", "__start", "__tz"
@@ -31,6 +31,7 @@ CLOCK_VAR, START_VAR, ZONE_VAR = "__clock", "__start", "__tz"
 _FALLBACK_ZONE = "UTC"
 WHEN_FORMAT = ("YYYY-MM-DD or YYYY-MM-DDTHH:MM (seconds optional), with an optional 'Z' or "
                "'+hh:mm' UTC offset (without one: the world's local time)")
+_CITY_ZONES = {c[0]: c[5] for c in CITIES}
 _WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?"
                    r"(?:Z|[+-]\d{2}:\d{2})?)?")
 
@@ -86,6 +87,11 @@ def now_stamp(s: State) -> str:
 def local(day: dt.date, time: dt.time, tz: ZoneInfo) -> dt.datetime:
     """A wall-clock time on a local date, in the zone (aware)."""
     return dt.datetime.combine(day, time, tzinfo=tz)
+
+
+def city_zone(city: str) -> ZoneInfo:
+    """The time zone of one of the world's cities (by name), for places' local opening hours."""
+    return ZoneInfo(_CITY_ZONES[city])
 
 
 def aware(when: dt.datetime, tz: ZoneInfo) -> dt.datetime:
