@@ -32,7 +32,7 @@ _FALLBACK_ZONE = "UTC"
 WHEN_FORMAT = ("YYYY-MM-DD or YYYY-MM-DDTHH:MM (seconds optional), with an optional 'Z' or "
                "'+hh:mm' UTC offset (without one: the world's local time)")
 _CITY_ZONES = {c[0]: c[5] for c in CITIES}
-_WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?"
+_WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?"
                    r"(?:Z|[+-]\d{2}:\d{2})?)?")
 
 

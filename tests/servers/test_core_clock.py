@@ -90,7 +90,6 @@ def test_stamp_needs_a_zone_for_naive_times():
     ("2026-06-15", "2026-06-15T00:00+02:00"),
     ("2026-06-15T14:30", "2026-06-15T14:30+02:00"),
     ("2026-06-15T14:30:45", "2026-06-15T14:30+02:00"),
-    ("2026-06-15 14:30", "2026-06-15T14:30+02:00"),
     ("2026-06-15T14:30+02:00", "2026-06-15T14:30+02:00"),
     ("2026-06-15T12:30Z", "2026-06-15T14:30+02:00"),
     ("2026-06-15T12:30:00Z", "2026-06-15T14:30+02:00"),
@@ -105,7 +104,7 @@ def test_parse_when_accepts_dates_times_seconds_and_offsets(text, local):
 
 @pytest.mark.parametrize("bad", ["2026-02-30", "2026-06-15T25:00", "next friday",
                                  "15/06/2026", "", "2026-06-15T14", "2026-06-15T14:30+2",
-                                 "20260615"])
+                                 "20260615", "2026-06-15 14:30"])
 def test_parse_when_names_the_argument_and_the_format(bad):
     with pytest.raises(ToolError) as err:
         parse_when(bad, "start", BERLIN)
