@@ -116,6 +116,7 @@ def drop_reminders(s: State, event_id: str) -> int:
 
 EventId = Annotated[str, Arg("Event id, e.g. 'evt_0012' (from list_events or search_events)")]
 CalendarId = Annotated[str, Arg("Calendar id: 'cal_work' or 'cal_personal' (list_calendars)")]
-DateTime = Annotated[str, Arg("Local date-time in ISO format, e.g. '2026-06-16T09:30'",
+DateTime = Annotated[str, Arg("Date-time 'YYYY-MM-DDTHH:MM' in your local time (or with a 'Z' or "
+                              "'+hh:mm' offset), e.g. '2026-06-16T09:30'",
                               min_length=10, max_length=25)]
 AllowOverlap = Annotated[bool, Arg("Double-book even if the time overlaps another event")]
