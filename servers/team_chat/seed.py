@@ -112,6 +112,11 @@ def _reactions(rng: random.Random, members: list[str]) -> list[Row]:
     return out
 
 
+def _at(stamp: str, hour: int, minute: int) -> str:
+    """Another time of day on a stamp's day, keeping its UTC offset."""
+    return f"{stamp[:11]}{hour:02d}:{minute:02d}{stamp[16:]}"
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
@@ -158,8 +163,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 drafts.append({"channel_id": ch["channel_id"], "sender_id": sender,
                                "text": _text(rng.choice(DM_LINES), world, rng, user.city,
                                              members),
-                               "sent_at": days_ago(world, start, None)[:11]
-                               + f"{9 + k:02d}:{rng.randint(0, 59):02d}", "replies": [],
+                               "sent_at": _at(days_ago(world, start, None), 9 + k,
+                                              rng.randint(0, 59)), "replies": [],
                                "reactions": []})
             continue
         for _ in range(rng.randint(10, 18)):
