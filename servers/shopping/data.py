@@ -66,7 +66,9 @@ def _events(world: World, rng: random.Random, placed: str, status: str,
              (_plus(placed, 20), "Fulfillment Center, Amsterdam", "Picked up by carrier"),
              (_plus(placed, 34), f"Sort Hub, {hub}", "In transit: arrived at sort facility")]
     if status in ("out_for_delivery", "delivered"):
-        steps.append((f"{out_day}T08:10", f"Local Depot, {city}", "Out for delivery"))
+        steps.append((clock.stamp(clock.local(dt.date.fromisoformat(out_day), dt.time(8, 10),
+                                              world.tz)),
+                      f"Local Depot, {city}", "Out for delivery"))
     if delivered_at is not None:
         steps.append((delivered_at, city, "Delivered, left at front door"))
     return [{"time": when, "location": loc, "description": text} for when, loc, text in steps]
