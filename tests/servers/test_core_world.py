@@ -115,6 +115,9 @@ def test_days_ago():
         assert day == "2026-05-31" and 7 <= hour <= 21 and minute in (0, 15, 30, 45)
     rng = rng_for(0, "test")
     assert [days_ago(w, 15, rng) for _ in range(50)] == stamps
+    # seeded "today" is always before the world's now, so new writes sort after it
+    rng = rng_for(0, "today")
+    assert all(dt.datetime.fromisoformat(days_ago(w, 0, rng)) < w.now for _ in range(200))
 
 
 # UTC offsets on 2026-06-15 and currencies, from the outside world (summer time in the north)
