@@ -29,12 +29,8 @@ def now(s: State) -> str:
 
 
 def parse_date(value: str, name: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{name} {value!r} is not a valid date; use YYYY-MM-DD, e.g. "
-                        "'2026-06-30'") from None
-
+    """A plain calendar date (the one date parser: clock.parse_date)."""
+    return clock.parse_date(value, name)
 
 def cents(amount: float) -> float:
     if abs(round(amount, 2) - amount) > 1e-9:

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
 from servers.core import clock
-from servers.core.errors import ToolError
 from servers.core.state import Row
 
 WORK_START, WORK_END = dt.time(9, 0), dt.time(17, 0)
@@ -31,12 +30,8 @@ def parse_dt(value: str, field: str, tz: ZoneInfo) -> dt.datetime:
 
 
 def parse_date(value: str, field: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{field} {value!r} is not a valid date; use ISO format like "
-                        "'2026-06-16'") from None
-
+    """A plain calendar date (the one date parser: clock.parse_date)."""
+    return clock.parse_date(value, field)
 
 def occurrences(row: Row, lo: dt.datetime, hi: dt.datetime
                 ) -> Iterator[tuple[dt.datetime, dt.datetime]]:

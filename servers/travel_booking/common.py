@@ -58,12 +58,8 @@ def now(s: State) -> str:
 
 
 def parse_date(value: str, what: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{what} {value!r} is not a valid calendar date; use YYYY-MM-DD, "
-                        "e.g. '2026-07-01'") from None
-
+    """A plain calendar date (the one date parser: clock.parse_date)."""
+    return clock.parse_date(value, what)
 
 def bookable_date(value: str, what: str) -> dt.date:
     date = parse_date(value, what)

@@ -75,12 +75,7 @@ class Transcript(TypedDict):
 
 
 def _date(value: str | None, name: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise ToolError(f"{name} {value!r} is not a valid date; use 'YYYY-MM-DD'") from None
+    return None if value is None else world_clock.parse_date(value, name).isoformat()
 
 
 def _entry(person: Row, role: str = "attendee") -> dict:
