@@ -7,8 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from servers.banking.data import TODAY, build
+from servers.banking.data import build
 from servers.banking.models import Account, Card, Dispute, ScheduledTransfer, Transaction
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -16,25 +17,20 @@ from servers.core.state import Row, State
 
 DOMAIN = Domain("banking", "Personal banking: accounts, transactions, transfers, payees, "
                 "scheduled transfers, cards and disputes.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"transactions": ("posted_at",), "disputes": ("opened_at",),
+                        "scheduled_transfers": ("created_at",)}
 
 
 def now(s: State) -> str:
-    """A fixed clock: late on the reference date (after all seeded activity), one minute
-    further per write, so new transactions sort newest. It runs on past midnight rather than
-    stop at 23:59, where every later write would share one minute."""
-    n = s.var("clock", 0) + 1
-    s.set_var("clock", n)
-    return (dt.datetime.combine(TODAY, dt.time(22, 0))
-            + dt.timedelta(minutes=n)).isoformat(timespec="minutes")
+    """The world clock, one minute further per write, so new transactions sort newest (seeded
+    activity is all before the world's now)."""
+    return clock.tick(s)
 
 
 def parse_date(value: str, name: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{name} {value!r} is not a valid date; use YYYY-MM-DD, e.g. "
-                        "'2026-06-30'") from None
-
+    """A plain calendar date (the one date parser: clock.parse_date)."""
+    return clock.parse_date(value, name)
 
 def cents(amount: float) -> float:
     if abs(round(amount, 2) - amount) > 1e-9:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from servers.core import clock
 from servers.core.state import Row, State
 from servers.core.world import World, days_ago
 
@@ -76,7 +77,6 @@ def build(s: State, world: World, rng: random.Random) -> None:
     partner = world.people[1]
     employer = world.company(user.company_id).name
     s.set_var("user_id", user.id)
-    s.set_var("clock", 0)
 
     accounts = s.table("accounts", key="account_id", kind="account",
                        hint="use list_accounts to see account ids")
@@ -310,7 +310,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                  "next_date": date if status == "active" else None,
                  "last_run_on": date if status == "completed" else None,
                  "end_date": None, "memo": memo, "status": status,
-                 "created_at": (dt.date.fromisoformat(min(date, TODAY.isoformat()))
-                                - dt.timedelta(days=rng.randint(3, 200))).isoformat() + "T09:00"}
+                 "created_at": clock.stamp(clock.local(
+                     dt.date.fromisoformat(min(date, TODAY.isoformat()))
+                     - dt.timedelta(days=rng.randint(3, 200)), dt.time(9), world.tz))}
                 for i, (src, to, pid, amount, freq, date, status, memo) in enumerate(plans)])
     s.set_var("__seq_sch", len(plans))

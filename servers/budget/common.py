@@ -9,6 +9,7 @@ from typing import Annotated
 
 from servers.budget.data import THIS_MONTH, TODAY, build
 from servers.budget.models import MONTH_RE, Budget, Expense, Goal
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -24,12 +25,8 @@ def month_of(day: str) -> str:
 
 
 def parse_date(value: str, name: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{name} {value!r} is not a valid date; use YYYY-MM-DD, e.g. "
-                        f"'{TODAY}'") from None
-
+    """A plain calendar date (the one date parser: clock.parse_date)."""
+    return clock.parse_date(value, name)
 
 def cents(amount: float) -> float:
     if abs(round(amount, 2) - amount) > 1e-9:

@@ -7,11 +7,19 @@ import datetime as dt
 from typing import Annotated, TypedDict
 
 from servers.calendar.common import DOMAIN, EMAIL_RE, DateTime, check_emails
-from servers.calendar.times import WORK_END, WORK_START, fmt, occurrences, parse_date, parse_dt
+from servers.calendar.times import (
+    WORK_END,
+    WORK_START,
+    at,
+    fmt,
+    occurrences,
+    parse_date,
+    parse_dt,
+)
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.core.world import REFERENCE_DATE
 
 
 class Slot(TypedDict):
@@ -74,12 +82,14 @@ def find_free_slots(
     """Find free windows of at least duration_minutes within working hours (09:00–17:00,
     Monday–Friday) on one day, across all the user's calendars."""
     day = parse_date(date, "date")
-    if day < REFERENCE_DATE:
-        raise ToolError(f"{day} is in the past (today is {REFERENCE_DATE}); pick a later day")
+    today = clock.today(s)
+    if day < today:
+        raise ToolError(f"{day} is in the past (today is {today}); pick a later day")
     if day.weekday() >= 5:
         raise ToolError(f"{day} is a {day.strftime('%A')}; working hours are Monday–Friday "
                         f"{WORK_START:%H:%M}–{WORK_END:%H:%M}, pick a weekday")
-    lo, hi = dt.datetime.combine(day, WORK_START), dt.datetime.combine(day, WORK_END)
+    tz = clock.zone(s)
+    lo, hi = at(day, WORK_START, tz), at(day, WORK_END, tz)
     busy = [(a, b) for r in s["events"].rows() for a, b in occurrences(r, lo, hi)]
     for email in check_emails(attendees or [], "attendees"):
         _person(s, email)
@@ -105,7 +115,7 @@ def check_availability(
     """Check whether a person is free in a time window, from the events they share with the
     user (as organizer or attendee)."""
     person = _person(s, email)
-    a, b = parse_dt(start, "start"), parse_dt(end, "end")
+    a, b = parse_dt(start, "start", clock.zone(s)), parse_dt(end, "end", clock.zone(s))
     if b <= a:
         raise ToolError(f"end {end} must be after start {start}")
     if b - a > dt.timedelta(days=31):

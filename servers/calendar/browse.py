@@ -14,11 +14,11 @@ from servers.calendar.common import (
     as_event,
     as_reminder,
 )
-from servers.calendar.times import occurrences, parse_date
+from servers.calendar.times import at, occurrences, parse_date
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
-from servers.core.world import REFERENCE_DATE
 
 
 class Calendar(TypedDict):
@@ -72,15 +72,15 @@ def list_events(
     with that occurrence's start and end."""
     if calendar_id is not None:
         s["calendars"].get(calendar_id)
-    first = parse_date(start_date, "start_date") if start_date else REFERENCE_DATE
+    first = parse_date(start_date, "start_date") if start_date else clock.today(s)
     last = parse_date(end_date, "end_date") if end_date else first + dt.timedelta(days=7)
     if last < first:
         raise ToolError(f"end_date {last} is before start_date {first}")
     if (last - first).days > MAX_RANGE_DAYS:
         raise ToolError(f"range {first}..{last} is longer than {MAX_RANGE_DAYS} days; "
                         "list a shorter range")
-    lo = dt.datetime.combine(first, dt.time())
-    hi = dt.datetime.combine(last + dt.timedelta(days=1), dt.time())
+    tz = clock.zone(s)
+    lo, hi = at(first, dt.time(), tz), at(last + dt.timedelta(days=1), dt.time(), tz)
     found = [as_event(r, a, b) for r in s["events"].rows()
              if calendar_id is None or r["calendar_id"] == calendar_id
              for a, b in occurrences(r, lo, hi)]

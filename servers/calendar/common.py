@@ -8,7 +8,8 @@ import re
 from typing import Annotated, TypedDict
 
 from servers.calendar.seed import build
-from servers.calendar.times import NOW, fmt, occurrences
+from servers.calendar.times import fmt, occurrences
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -85,15 +86,16 @@ def as_event(row: Row, start: dt.datetime | None = None, end: dt.datetime | None
     return out
 
 
-def next_start(row: Row) -> dt.datetime | None:
-    """Start of the next occurrence after now (None if the event is over)."""
-    return next((a for a, _ in occurrences(row, NOW, NOW + dt.timedelta(days=400))
-                 if a >= NOW), None)
+def next_start(s: State, row: Row) -> dt.datetime | None:
+    """Start of the next occurrence after the world's now (None if the event is over)."""
+    now = clock.now(s)
+    return next((a for a, _ in occurrences(row, now, now + dt.timedelta(days=400))
+                 if a >= now), None)
 
 
 def as_reminder(s: State, row: Row) -> Reminder:
     event = s["events"].get(row["event_id"])
-    nxt = next_start(event)
+    nxt = next_start(s, event)
     at = fmt(nxt - dt.timedelta(minutes=row["minutes_before"])) if nxt else None
     return {**row, "event_title": event["title"], "remind_at": at}
 
@@ -114,6 +116,7 @@ def drop_reminders(s: State, event_id: str) -> int:
 
 EventId = Annotated[str, Arg("Event id, e.g. 'evt_0012' (from list_events or search_events)")]
 CalendarId = Annotated[str, Arg("Calendar id: 'cal_work' or 'cal_personal' (list_calendars)")]
-DateTime = Annotated[str, Arg("Local date-time in ISO format, e.g. '2026-06-16T09:30'",
+DateTime = Annotated[str, Arg("Date-time 'YYYY-MM-DDTHH:MM' in your local time (or with a 'Z' or "
+                              "'+hh:mm' offset), e.g. '2026-06-16T09:30'",
                               min_length=10, max_length=25)]
 AllowOverlap = Annotated[bool, Arg("Double-book even if the time overlaps another event")]

@@ -18,6 +18,7 @@ from servers.calendar.common import (
     drop_reminders,
 )
 from servers.calendar.times import fmt, occurrences, parse_date, parse_dt
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -56,7 +57,7 @@ def create_event(
     """Create an event in one of the user's calendars (the user is the organizer). Fails if the
     time overlaps another event unless allow_overlap is true."""
     s["calendars"].get(calendar_id)
-    a, b = parse_dt(start, "start"), parse_dt(end, "end")
+    a, b = parse_dt(start, "start", clock.zone(s)), parse_dt(end, "end", clock.zone(s))
     if b <= a:
         raise ToolError(f"end {end} must be after start {start}")
     _check_span(a, b)
@@ -124,8 +125,8 @@ def update_event(
                         "description, recurrence")
     old_a, old_b = (dt.datetime.fromisoformat(row["start"]),
                     dt.datetime.fromisoformat(row["end"]))
-    a = parse_dt(start, "start") if start else old_a
-    b = parse_dt(end, "end") if end else (a + (old_b - old_a) if start else old_b)
+    a = parse_dt(start, "start", clock.zone(s)) if start else old_a
+    b = parse_dt(end, "end", clock.zone(s)) if end else (a + (old_b - old_a) if start else old_b)
     if b <= a:
         raise ToolError(f"end {fmt(b)} must be after start {fmt(a)}")
     _check_span(a, b)

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Annotated, Literal, TypedDict
 
 from servers.calendar.common import DOMAIN, drop_reminders, find_conflicts
-from servers.calendar.times import NOW
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -51,7 +51,7 @@ def list_invitations(
     """List meeting invitations the user received from others, soonest first."""
     rows = [r for r in s["invitations"].rows()
             if (status is None or r["status"] == status)
-            and (include_past or dt.datetime.fromisoformat(r["end"]) > NOW)]
+            and (include_past or dt.datetime.fromisoformat(r["end"]) > clock.now(s))]
     rows.sort(key=lambda r: (r["start"], r["invitation_id"]))
     return {"invitations": rows, "total": len(rows)}
 
@@ -71,7 +71,7 @@ def respond_to_invitation(
         s["calendars"].get(calendar_id)
         if response == "declined":
             raise ToolError("calendar_id only applies when accepting; leave it out to decline")
-    if dt.datetime.fromisoformat(inv["end"]) <= NOW:
+    if dt.datetime.fromisoformat(inv["end"]) <= clock.now(s):
         raise ToolError(f"invitation {invitation_id} is for '{inv['title']}' on "
                         f"{inv['start'][:10]}, which is already over")
     if inv["status"] == response:

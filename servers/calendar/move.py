@@ -16,6 +16,7 @@ from servers.calendar.common import (
     check_organizer,
 )
 from servers.calendar.times import fmt, parse_dt
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -41,7 +42,7 @@ def move_event(
         changes["calendar_id"] = calendar_id
     if new_start is not None:
         check_organizer(s, row, "move it in time")
-        a = parse_dt(new_start, "new_start")
+        a = parse_dt(new_start, "new_start", clock.zone(s))
         b = a + (dt.datetime.fromisoformat(row["end"]) - dt.datetime.fromisoformat(row["start"]))
         if fmt(a) == row["start"]:
             raise ToolError(f"event {event_id} already starts at {row['start']}")

@@ -29,7 +29,7 @@ def add_reminder(
         ) -> Reminder:
     """Add a reminder to an upcoming event (at most 5 per event)."""
     row = s["events"].get(event_id)
-    if next_start(row) is None:
+    if next_start(s, row) is None:
         raise ToolError(f"event {event_id} '{row['title']}' is already over; reminders only "
                         "work for upcoming events")
     existing = s["reminders"].rows(lambda r: r["event_id"] == event_id)

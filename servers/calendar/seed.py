@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from servers.calendar.times import NOW, fmt, occurrences
+from servers.calendar.times import at, fmt, occurrences
 from servers.core.state import Row, State
 from servers.core.world import REFERENCE_DATE, World, days_ago
 
@@ -74,7 +74,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         rows.append(row)
         return row
 
-    monday = dt.datetime.combine(REFERENCE_DATE - dt.timedelta(days=28), dt.time())
+    tz = world.tz
+    monday = at(REFERENCE_DATE - dt.timedelta(days=28), dt.time(), tz)
     add("cal_work", "Team sync", monday + dt.timedelta(hours=10), 60, office,
         "Weekly priorities and blockers.", [p.email for p in colleagues],
         recurrence="weekly", until="2026-09-28")
@@ -87,7 +88,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     add("cal_personal", "Yoga class", monday + dt.timedelta(days=2, hours=18, minutes=30), 60,
         f"{yoga.name}, {yoga.address}", "Bring a mat.", [], recurrence="weekly")
     for offset in range(-21, 29):
-        day = dt.datetime.combine(REFERENCE_DATE + dt.timedelta(days=offset), dt.time())
+        day = at(REFERENCE_DATE + dt.timedelta(days=offset), dt.time(), tz)
         if day.weekday() < 5:
             for _ in range(rng.choice([0, 1, 1, 2])):
                 title, minutes, desc = rng.choice(WORK)
@@ -124,7 +125,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
         inv_id = f"inv_{i + 1:04d}"
         for _ in range(20):  # accepted ones must fit the calendar; retry times
             day = REFERENCE_DATE + dt.timedelta(days=offset)
-            start = dt.datetime.combine(day, dt.time(rng.choice([9, 11, 13, 15, 16])))
+            start = at(day, dt.time(rng.choice([9, 11, 13, 15, 16])), tz)
             if day.weekday() >= 5:
                 offset += 2
                 continue
@@ -156,7 +157,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.table("invitations", key="invitation_id", kind="invitation",
             hint="use list_invitations to see invitation ids").load(invitations)
     s.set_var("__seq_inv", len(invitations))
-    upcoming = [r for r in rows if dt.datetime.fromisoformat(r["start"]) > NOW
+    upcoming = [r for r in rows if dt.datetime.fromisoformat(r["start"]) > world.now
                 and r["recurrence"] == "none"]
     reminders = []
     for r in rng.sample(upcoming, min(24, len(upcoming))):

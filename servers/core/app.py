@@ -13,6 +13,7 @@ A request without a session id uses the default session, so any MCP client can u
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
+from servers.core import clock
 from servers.core.errors import SchemaError, ToolError
 from servers.core.runtime import Runtime
 from servers.core.schema import make_validator
@@ -66,13 +68,18 @@ def control(runtime: Runtime, name: str, arguments: Any, session_id: str | None)
     if name == "_session_open":
         session = runtime.open(args["seed"], args.get("session_id"))
         return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest(),
-                "pid": os.getpid()}
+                "now": clock.now_stamp(session.state), "pid": os.getpid()}
     if name == "_session_reset":
         session = runtime.reset(session_id, args["seed"])
-        return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest()}
+        return {"session_id": session.id, "seed": session.seed, "hash": session.state.digest(),
+                "now": clock.now_stamp(session.state)}
     if name == "_session_snapshot":
         session = runtime.session(session_id)
-        out: dict[str, Any] = {"session_id": session.id, "hash": session.state.digest()}
+        out: dict[str, Any] = {
+            "session_id": session.id, "hash": session.state.digest(),
+            "clock_free_hash": hashlib.sha256(
+                runtime.domain.without_clock(session.state).encode()).hexdigest(),
+            "now": clock.now_stamp(session.state)}
         if args.get("include_state"):
             out["state"] = session.state.to_json()
         return out

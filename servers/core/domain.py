@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from servers.core import clock
 from servers.core.schema import make_validator, signature_schemas
 from servers.core.state import State
 from servers.core.world import World
@@ -50,6 +51,8 @@ class Domain:
     description: str
     build: Callable[[State, World, random.Random], None]  # fills a fresh State
     tools: dict[str, ToolSpec] = field(default_factory=dict)
+    # table -> field paths written from the session clock (see clock.without_clock)
+    clock_fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def tool(self, *, read_only: bool, requires: tuple[str, ...] = ()
              ) -> Callable[[Callable[..., dict]], Callable[..., dict]]:
@@ -76,6 +79,11 @@ class Domain:
 
     def new_state(self, world: World, rng: random.Random) -> State:
         state = State()
+        clock.begin(state, world)  # every server's session starts at the world's now
         self.build(state, world, rng)
         state.commit()  # generation is not undoable
         return state
+
+    def without_clock(self, state: State) -> str:
+        """Canonical JSON of the state less its clock-derived fields."""
+        return clock.canonical_without_clock(state, self.clock_fields)

@@ -210,8 +210,11 @@ def make_world(seed: int, n_people: int = 60, n_companies: int = 20) -> World:
 
 
 def days_ago(world: World, days: int, rng: random.Random | None = None) -> str:
-    """An ISO timestamp `days` before the reference date (with a random time of day)."""
+    """An ISO timestamp `days` before the reference date (with a random time of day), local to
+    the world's zone, with its UTC offset."""
     hour, minute = (rng.randint(7, 21), rng.choice([0, 15, 30, 45])) if rng else (9, 0)
+    if days == 0 and hour >= WORLD_TIME.hour:
+        hour = 7 + hour % (WORLD_TIME.hour - 7)  # seeded "today" is before the world's now
     when = dt.datetime.combine(world.reference_date - dt.timedelta(days=days),
-                               dt.time(hour, minute))
+                               dt.time(hour, minute), tzinfo=world.tz)
     return when.isoformat(timespec="minutes")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -71,7 +73,8 @@ def log_activity(
         raise ToolError(f"occurred_on {occurred_on} is in the future (today is "
                         f"{TODAY.isoformat()}); log activities after they happen and use "
                         "create_task for planned follow-ups")
-    when = now(s) if day == TODAY else f"{day.isoformat()}T12:00"
+    # a past day's activity is logged at its local noon, with the zone's offset
+    when = now(s) if day == TODAY else clock.stamp(clock.local(day, dt.time(12), clock.zone(s)))
     row = s["activities"].insert({
         "activity_id": s.next_id("act"), "kind": kind, "subject": subject,
         "body": body, "contact_id": contact_id, "deal_id": deal_id,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal
 
 from servers.core.clock import tick
@@ -16,6 +15,10 @@ from servers.crm.models import Account, Activity, Contact, Deal, Task
 DOMAIN = Domain("crm", "A sales CRM: accounts (companies), contacts (people), deals through "
                 "pipeline stages, logged calls/meetings/emails/notes, follow-up tasks and a "
                 "pipeline summary.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"deals": ("closed_at", "stage_history.changed_at"),
+                        "activities": ("occurred_at",), "tasks": ("created_at", "completed_at"),
+                        "contacts": ("last_contacted_at",)}
 
 Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won",
                 "closed_lost"]
@@ -34,7 +37,7 @@ Limit = Annotated[int, Arg("At most this many results", minimum=1, maximum=100)]
 
 
 def now(s: State) -> str:
-    return tick(s, dt.time(9, 0))
+    return tick(s)
 
 
 def clean(value: str, arg: str) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, TypedDict
 
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -113,9 +113,4 @@ def search_emails(
 
 
 def _day(value: str | None, field: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise ToolError(f"{field} {value!r} is not a valid date; use 'YYYY-MM-DD'") from None
+    return None if value is None else clock.parse_date(value, field).isoformat()

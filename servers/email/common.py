@@ -1,20 +1,21 @@
 """Shared pieces of the email server: the domain, the message shapes, recipient checks, the
-message writer (with its fixed clock) and argument types used by several tool modules."""
+message writer (stamped by the world clock) and argument types used by several tool modules."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from typing import Annotated, TypedDict
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.core.world import REFERENCE_DATE
 from servers.email.seed import build
 
 DOMAIN = Domain("email", "Email: folders, messages, labels, drafts and contacts.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"emails": ("sent_at",)}
 
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 MAX_RECIPIENTS = 50
@@ -67,11 +68,8 @@ class Email(TypedDict):
 
 
 def _now(s: State) -> str:
-    """A fixed clock that moves one minute per message written, so replays agree."""
-    tick = s.var("clock") + 1
-    s.set_var("clock", tick)
-    when = dt.datetime.combine(REFERENCE_DATE, dt.time(9, 0)) + dt.timedelta(minutes=tick)
-    return when.isoformat(timespec="minutes")
+    """The world clock, one minute further per message written, so replays agree."""
+    return clock.tick(s)
 
 
 def summarize(row: Row) -> EmailSummary:

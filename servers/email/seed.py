@@ -89,7 +89,6 @@ def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_email", user.email)
     s.set_var("user_name", user.name)
-    s.set_var("clock", 0)
     folders = s.table("folders", key="folder_id", kind="folder",
                       hint="use list_folders to see folder ids")
     folders.load([{"folder_id": f, "name": f.capitalize(), "kind": "system"}

@@ -6,18 +6,19 @@ disk: paths are plain strings resolved against the session's own cwd and root.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Literal, TypedDict
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import NotFound, ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.core.world import REFERENCE_DATE
 from servers.filesystem.seed import SYSTEM, build
 
 DOMAIN = Domain("filesystem", "A virtual file system: browse, read, edit, search, archive and "
                 "tag the user's files (home directory under /home).", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"nodes": ("created_at", "modified_at"), "archives": ("created_at",)}
 
 MAX_CONTENT = 100_000  # characters one write may carry
 
@@ -159,11 +160,8 @@ def human(n: int) -> str:
 
 # ------------------------------------------------------------------------------ mutation
 def now(s: State) -> str:
-    """A fixed clock: REFERENCE_DATE 09:00 plus one minute per mutating call."""
-    tick = s.var("clock", 0) + 1
-    s.set_var("clock", tick)
-    start = dt.datetime.combine(REFERENCE_DATE, dt.time(9, 0))
-    return (start + dt.timedelta(minutes=tick)).isoformat(timespec="minutes")
+    """The world clock, one minute further per mutating call."""
+    return clock.tick(s)
 
 
 def check_mutable(s: State, row: Row, what: str = "changed") -> None:

@@ -236,7 +236,6 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.set_var("home", home)
     s.set_var("cwd", home)
     s.set_var("quota_bytes", QUOTA_BYTES)
-    s.set_var("clock", 0)
     _archives(s, world, home, rows)
 
 

@@ -20,7 +20,7 @@ from servers.food_delivery.common import (
     subtotal_of,
     tick,
 )
-from servers.food_delivery.data import WEEKDAYS, is_open
+from servers.food_delivery.data import WEEKDAYS, is_open, local_time
 from servers.food_delivery.models import Address, AddressList, Cart, Order, PaymentMethodList
 from servers.food_delivery.restaurants import check_city
 
@@ -242,7 +242,8 @@ def checkout(
         raise ToolError(f"{rest['name']} does not accept cash; pay by card or PayPal")
     when = clock(s)
     if not is_open(rest, when):
-        why = ("closed today" if WEEKDAYS[when.weekday()] in rest["closed_on"]
+        local = local_time(rest, when)
+        why = ("closed today" if WEEKDAYS[local.weekday()] in rest["closed_on"]
                else f"open {rest['opens']}-{rest['closes']}")
         raise ToolError(f"{rest['name']} is closed right now ({why}); order from a restaurant "
                         "that is open (search_restaurants with open_now=true)")

@@ -5,27 +5,30 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
+from servers.core import clock as world_clock
 from servers.core.domain import Domain
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.food_delivery.data import NOW, build, is_open, service_fee
+from servers.food_delivery.data import build, is_open, service_fee
 from servers.food_delivery.models import Cart, CartLine, Order, RestaurantSummary
 
 DOMAIN = Domain("food_delivery", "Food delivery from restaurants and cafes: search, menus, "
                 "cart, promo codes, checkout, order tracking, cancellation, ratings, reorders "
                 "and saved addresses.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"orders": ("placed_at", "estimated_delivery_at", "history.at")}
 
 OrderId = Annotated[str, Arg("Order id, e.g. 'ord_0021' (from list_orders)")]
 
 
 def clock(s: State) -> dt.datetime:
-    return NOW + dt.timedelta(minutes=s.var("__clock", 0))
+    """The world clock's current instant (aware, in the world's zone)."""
+    return world_clock.now(s)
 
 
 def tick(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    s.set_var("__clock", s.var("__clock", 0) + 1)
-    return clock(s).isoformat(timespec="minutes")
+    """The world clock, one minute further per state-changing call."""
+    return world_clock.tick(s)
 
 
 def restaurant_out(s: State, r: Row) -> RestaurantSummary:

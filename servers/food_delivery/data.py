@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from zoneinfo import ZoneInfo
 
+from servers.core import clock
 from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, World
 from servers.food_delivery.menus import MENUS, PROMOS
 
-NOW = dt.datetime.combine(REFERENCE_DATE, dt.time(12, 30))  # lunchtime on a Monday
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 CITY_PRICE = {"Lisbon": 0.85, "Berlin": 1.0, "Paris": 1.1, "Madrid": 0.9, "Amsterdam": 1.1,
               "London": 1.25, "New York": 1.25, "San Francisco": 1.3, "Tokyo": 1.1,
@@ -41,8 +42,8 @@ def service_fee(subtotal: float) -> float:
     return round(min(SERVICE_FEE_MAX, max(SERVICE_FEE_MIN, subtotal * SERVICE_FEE_RATE)), 2)
 
 
-def _stamp(when: dt.datetime) -> str:
-    return when.isoformat(timespec="minutes")
+def _stamp(when: dt.datetime, tz: ZoneInfo) -> str:
+    return clock.stamp(when, tz)
 
 
 def build(s: State, world: World, rng: random.Random) -> None:
@@ -135,7 +136,8 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
     user = world.user
     home = [r for r in r_rows if r["city"] == user.city]
     away = [r for r in r_rows if r["city"] == other]
-    open_home = [r for r in home if is_open(r, NOW)]
+    now, tz = world.now, world.tz
+    open_home = [r for r in home if is_open(r, now)]
     menu = {}
     for it in i_rows:
         menu.setdefault(it["restaurant_id"], []).append(it)
@@ -148,7 +150,7 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
     for n, (day, status) in enumerate(plan, start=1):
         if day == 0:
             rest = open_home[n % len(open_home)]
-            placed = NOW - dt.timedelta(minutes={"on_the_way": 28, "preparing": 12,
+            placed = now - dt.timedelta(minutes={"on_the_way": 28, "preparing": 12,
                                                  "placed": 3}[status])
         else:
             rest = rng.choice(away if rng.random() < 0.2 else home)
@@ -175,7 +177,7 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
             steps = [("placed", 0), ("cancelled", 2)]
         reached = [st for st, _ in steps]
         keep = reached[:reached.index(status) + 1]
-        history = [{"status": st, "at": _stamp(placed + dt.timedelta(minutes=m))}
+        history = [{"status": st, "at": _stamp(placed + dt.timedelta(minutes=m), tz)}
                    for st, m in steps if st in keep]
         rated = status == "delivered" and rng.random() < 0.5
         rating = rng.choice([5, 5, 4, 4, 3, 2]) if rated else None
@@ -185,9 +187,9 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
             "subtotal": subtotal, "promo_code": None, "discount": 0.0, "delivery_fee": fee,
             "service_fee": svc, "tip": tip, "total": total, "address_id": address,
             "payment_method_id": rng.choice(["pm_0001", "pm_0001", "pm_0003"]),
-            "status": status, "placed_at": _stamp(placed),
+            "status": status, "placed_at": _stamp(placed, tz),
             "estimated_delivery_at": _stamp(placed + dt.timedelta(
-                minutes=rest["delivery_min"] + 10)),
+                minutes=rest["delivery_min"] + 10), tz),
             "courier_name": (rng.choice(couriers) if status in ("on_the_way", "delivered")
                              else None),
             "history": history, "rating": rating,
@@ -201,18 +203,25 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
 
 
 def _open_time(r: dict, day: dt.date, rng: random.Random) -> dt.datetime:
-    """A time the restaurant was open on `day` (or the day before, if closed that weekday)."""
+    """A time the restaurant was open on `day` (or the day before, if closed that weekday),
+    on its own city's clock."""
     if WEEKDAYS[day.weekday()] in r["closed_on"]:
         day -= dt.timedelta(days=1)
     minute = rng.randrange(minutes_of(r["opens"]), minutes_of(r["closes"]) - 30, 15)
-    return dt.datetime.combine(day, dt.time(minute // 60, minute % 60))
+    return clock.local(day, dt.time(minute // 60, minute % 60), clock.city_zone(r["city"]))
 
 
 def minutes_of(hhmm: str) -> int:
     return int(hhmm[:2]) * 60 + int(hhmm[3:5])
 
 
+def local_time(r: dict, when: dt.datetime) -> dt.datetime:
+    """The instant `when` on the restaurant's own clock (its hours are local to its city)."""
+    return when.astimezone(clock.city_zone(r["city"]))
+
+
 def is_open(r: dict, when: dt.datetime) -> bool:
+    when = local_time(r, when)
     if WEEKDAYS[when.weekday()] in r["closed_on"]:
         return False
     t = when.hour * 60 + when.minute

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Any, Literal
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
 from servers.iot_devices.catalog import COLORS, MODELS, POWERED, THERMOSTAT_RANGE
-from servers.iot_devices.logic import NOW, capabilities, hvac, model_info, status
+from servers.iot_devices.logic import capabilities, hvac, model_info, status
 from servers.iot_devices.models import Device, DeviceSummary, LockCode, Member, Skipped
 from servers.iot_devices.seed import build
 
 DOMAIN = Domain("iot_devices", "A smart-home hub: homes and rooms, lights, thermostats, locks, "
                 "cameras, plugs, blinds, speakers and sensors; scenes, automations, device "
                 "groups, energy usage and firmware updates.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"devices": ("last_seen",), "lock_codes": ("created_at",),
+                        "scenes": ("created_at", "last_activated_at"),
+                        "automations": ("created_at",), "groups": ("created_at",)}
 
 DeviceType = Literal["light", "thermostat", "lock", "camera", "plug", "blinds", "speaker",
                      "sensor"]
@@ -33,10 +37,8 @@ TOOL_FOR = {"light": "set_light or set_device_power", "thermostat": "set_thermos
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    return (NOW + dt.timedelta(minutes=n)).isoformat(timespec="minutes")
+    """The world clock (the hub's), one minute further per state-changing call."""
+    return clock.tick(s)
 
 
 def label(dev: Row) -> str:

@@ -3,14 +3,11 @@ descriptions). No domain here, so seed and the tool modules can both use it."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 from servers.core.state import Row
 from servers.core.world import REFERENCE_DATE
 from servers.iot_devices.catalog import MODELS, POWERED, WEEKDAYS
 
 TODAY = REFERENCE_DATE
-NOW = dt.datetime.combine(TODAY, dt.time(12, 0))  # the hub's clock at reset
 
 
 def model_info(dev: Row) -> dict:

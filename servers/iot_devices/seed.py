@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from servers.core import clock
 from servers.core.state import Row, State
 from servers.core.world import STREETS, World, days_ago
 from servers.iot_devices.catalog import (
@@ -29,11 +30,16 @@ TRACKS = ["Kind of Blue - Miles Davis", "Morning Jazz playlist", "BBC World Serv
           "Lo-fi Beats", "Abbey Road - The Beatles", "Daily News Podcast", "Rain Sounds"]
 
 
+def _today_at(world: World, hour: int, minute: int) -> str:
+    """A stamp on the reference day before the hub's "now" (noon), in the world's zone."""
+    return clock.stamp(clock.local(TODAY, dt.time(hour, minute), world.tz))
+
+
 def past(world: World, rng: random.Random, lo: int, hi: int) -> str:
     """A timestamp lo..hi days ago that is before the hub's "now" (noon on the reference day)."""
     days = rng.randint(lo, hi)
     if days == 0:
-        return f"{TODAY.isoformat()}T{rng.randint(6, 11):02d}:{rng.choice([5, 20, 35, 50]):02d}"
+        return _today_at(world, rng.randint(6, 11), rng.choice([5, 20, 35, 50]))
     return days_ago(world, days, rng)
 
 
@@ -75,7 +81,7 @@ def _state(kind: str, name: str, info: dict, rng: random.Random, world: World) -
                 "volume": rng.choice([15, 20, 25, 30, 40]), "playback": playback,
                 "now_playing": rng.choice(TRACKS) if playback != "stopped" else None}
     sensor = info["kind"]
-    stamp = f"{TODAY.isoformat()}T11:{rng.randint(30, 59):02d}"
+    stamp = _today_at(world, 11, rng.randint(30, 59))
     if sensor == "climate":
         outdoor = "Outdoor" in name
         return {"temperature_c": round(rng.uniform(14, 19) if outdoor else rng.uniform(20, 25),
@@ -161,7 +167,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 dev = {"device_id": f"dev_{len(devices) + 1:04d}", "home_id": home_id,
                        "room_id": room_id, "name": dev_name, "type": kind, "model_key": key,
                        "online": offline_days is None,
-                       "last_seen": (f"{TODAY.isoformat()}T11:{rng.randint(40, 59):02d}"
+                       "last_seen": (_today_at(world, 11, rng.randint(40, 59))
                                      if offline_days is None
                                      else days_ago(world, offline_days, rng)),
                        "battery_pct": (LOW_BATTERY.get((h, dev_name), rng.randint(25, 100))
@@ -310,13 +316,14 @@ def _scenes(s: State, world: World, rng: random.Random, homes: list[Row], rooms:
     return ids
 
 
-def _last_run(trigger: str, time: str | None, days: tuple[str, ...]) -> str | None:
+def _last_run(trigger: str, time: str | None, days: tuple[str, ...],
+              world: World) -> str | None:
     """When a scheduled automation last fired before the hub's "now" (noon)."""
     at = time or {"sunrise": "04:50", "sunset": "21:30"}[trigger]
     for back in range(8):
         day = TODAY - dt.timedelta(days=back)
         if WEEKDAYS[day.weekday()] in days and (back > 0 or at < "12:00"):
-            return f"{day.isoformat()}T{at}"
+            return clock.stamp(clock.local(day, dt.time.fromisoformat(at), world.tz))
     return None
 
 
@@ -332,7 +339,7 @@ def _automations(s: State, world: World, rng: random.Random, homes: list[Row],
                "scene_id": scene_ids[(h, scene)] if scene else None,
                "device_id": by_name[(h, device)]["device_id"] if device else None,
                "command": command,
-               "last_triggered_at": (_last_run(trigger, time, days) if trigger != "sensor"
+               "last_triggered_at": (_last_run(trigger, time, days, world) if trigger != "sensor"
                                      else past(world, rng, 0, 6)) if enabled else None,
                "created_at": days_ago(world, rng.randint(30, 300), rng)}
         row["description"] = describe(row, sensor, scene or device or "")

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -16,7 +17,6 @@ from servers.maps.data import (
     HIGHWAY_KMH,
     LANDMASS,
     MAX_STRAIGHT_KM,
-    NOW,
     SPEED_KMH,
     TRANSIT_WAIT_MIN,
     bearing,
@@ -29,6 +29,8 @@ from servers.maps.models import Location, PlaceSummary, SavedList
 
 DOMAIN = Domain("maps", "Maps: search places and cities, details, reviews, opening hours, "
                 "geocoding, distances, directions by mode, and saved place lists.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"saved_places": ("saved_at",), "saved_lists": ("created_at",)}
 
 Kind = Literal["restaurant", "cafe", "hotel", "store", "landmark"]
 Cuisine = Literal["italian", "japanese", "spanish", "indian", "french", "chinese", "mexican",
@@ -44,11 +46,17 @@ LATLON_RE = re.compile(r"\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*
 PLACE_ID_RE = re.compile(r"pl_\d+", re.IGNORECASE)
 
 
-def summary(row: Row, distance_m: float | None = None) -> PlaceSummary:
+def open_now(s: State, row: Row) -> bool:
+    """Is the place open at the world's now, on its own city's clock?"""
+    return is_open(row["opening_hours"],
+                   clock.now(s).astimezone(clock.city_zone(row["city"])))
+
+
+def summary(s: State, row: Row, distance_m: float | None = None) -> PlaceSummary:
     return {"place_id": row["place_id"], "name": row["name"], "kind": row["kind"],
             "cuisine": row["cuisine"], "city": row["city"], "address": row["address"],
             "lat": row["lat"], "lon": row["lon"], "rating": row["rating"],
-            "price_level": row["price_level"], "open_now": is_open(row["opening_hours"], NOW),
+            "price_level": row["price_level"], "open_now": open_now(s, row),
             "distance_m": None if distance_m is None else round(distance_m, 1)}
 
 
@@ -153,8 +161,10 @@ def list_out(s: State, row: Row) -> SavedList:
     return {**row, "place_count": count}
 
 
-def add_minutes(clock: str, minutes: int) -> str:
-    hh, mm = map(int, clock.split(":"))
-    when = dt.datetime.combine(NOW.date(), dt.time(hh, mm)) + dt.timedelta(minutes=minutes)
-    days = (when.date() - NOW.date()).days
+def add_minutes(hhmm: str, minutes: int) -> str:
+    """A time of day `minutes` after `hhmm`, with the days it runs over."""
+    hh, mm = map(int, hhmm.split(":"))
+    total = hh * 60 + mm + minutes
+    days, total = divmod(total, 24 * 60)
+    when = dt.time(total // 60, total % 60)
     return when.strftime("%H:%M") + (f" (+{days} day{'s' if days > 1 else ''})" if days else "")

@@ -11,7 +11,6 @@ from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, World, days_ago
 
 TODAY = REFERENCE_DATE
-NOW = dt.datetime.combine(TODAY, dt.time(12, 0))  # local time in every city, for "open now"
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MODES = ("driving", "walking", "transit", "cycling")
 # average door-to-door speeds (km/h) and how much longer than a straight line each route is

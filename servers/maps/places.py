@@ -17,7 +17,8 @@ from servers.maps.common import (
     PlaceId,
     summary,
 )
-from servers.maps.data import DAYS, NOW, TODAY, haversine_m, is_open
+from servers.maps.common import open_now as place_open_now
+from servers.maps.data import DAYS, TODAY, haversine_m, is_open
 from servers.maps.models import CityList, OpeningHours, PlaceDetails, PlaceList, ReviewList
 
 Limit = Annotated[int, Arg("At most this many results", minimum=1, maximum=50)]
@@ -51,11 +52,11 @@ def _score(p: Row, words: list[str]) -> int | None:
     return total
 
 
-def _filters(p: Row, kind: str | None, cuisine: str | None, min_rating: float | None,
+def _filters(s: State, p: Row, kind: str | None, cuisine: str | None, min_rating: float | None,
              open_now: bool) -> bool:
     return ((kind is None or p["kind"] == kind) and (cuisine is None or p["cuisine"] == cuisine)
             and (min_rating is None or p["rating"] >= min_rating)
-            and (not open_now or is_open(p["opening_hours"], NOW)))
+            and (not open_now or place_open_now(s, p)))
 
 
 @DOMAIN.tool(read_only=True)
@@ -77,7 +78,7 @@ def search_places(
     scored = []
     for p in s["places"].rows():
         if (city_name is not None and p["city"] != city_name) or not _filters(
-                p, kind, cuisine, min_rating, open_now):
+                s, p, kind, cuisine, min_rating, open_now):
             continue
         score = _score(p, words)
         if score is not None:
@@ -86,7 +87,7 @@ def search_places(
            "rating": lambda sp: (-sp[1]["rating"], sp[1]["place_id"]),
            "name": lambda sp: (sp[1]["name"], sp[1]["place_id"])}[sort]
     scored.sort(key=key)
-    return {"places": [summary(p) for _, p in scored[:limit]], "total": len(scored)}
+    return {"places": [summary(s, p) for _, p in scored[:limit]], "total": len(scored)}
 
 
 @DOMAIN.tool(read_only=True)
@@ -102,10 +103,10 @@ def search_nearby(
     found = []
     for p in s["places"].rows():
         d = haversine_m(lat, lon, p["lat"], p["lon"])
-        if d <= radius_m and _filters(p, kind, cuisine, min_rating, open_now):
+        if d <= radius_m and _filters(s, p, kind, cuisine, min_rating, open_now):
             found.append((d, p))
     found.sort(key=lambda dp: (dp[0], dp[1]["place_id"]))
-    return {"places": [summary(p, d) for d, p in found[:limit]], "total": len(found)}
+    return {"places": [summary(s, p, d) for d, p in found[:limit]], "total": len(found)}
 
 
 @DOMAIN.tool(read_only=True)
@@ -115,7 +116,7 @@ def get_place_details(s: State, place_id: PlaceId) -> PlaceDetails:
     p = s["places"].get(place_id)
     lists = sorted({r["list_id"] for r in s["saved_places"].rows(
         lambda r: r["place_id"] == place_id)})
-    return {**p, "open_now": is_open(p["opening_hours"], NOW), "saved_in_lists": lists}
+    return {**p, "open_now": place_open_now(s, p), "saved_in_lists": lists}
 
 
 @DOMAIN.tool(read_only=True)
@@ -161,7 +162,7 @@ def get_opening_hours(
     return {"place_id": place_id, "name": p["name"], "weekly": p["opening_hours"],
             "date": day.isoformat(), "hours_on_date": p["opening_hours"][DAYS[day.weekday()]],
             "open_at_time": open_at, "time": time,
-            "open_now": is_open(p["opening_hours"], NOW)}
+            "open_now": place_open_now(s, p)}
 
 
 @DOMAIN.tool(read_only=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
 from servers.maps.common import DOMAIN, PlaceId, list_out, summary
-from servers.maps.data import NOW
 from servers.maps.models import RemoveOut, SavedList, SavedListDetail, SavedListList, SavedPlace
 
 ListId = Annotated[str, Arg("Saved list id, e.g. 'lst_0002' (from list_saved_lists)")]
@@ -17,15 +17,14 @@ MAX_PER_LIST = 100
 
 
 def _now(s: State) -> str:
-    """A fixed clock that ticks one minute per save (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    return f"{NOW.date().isoformat()}T12:{n % 60:02d}"
+    """The world clock, one minute further per save; it never wraps (the old private clock
+    went back to 12:00 every 60 saves)."""
+    return clock.tick(s)
 
 
 def _entry(s: State, row: Row) -> SavedPlace:
     return {"saved_id": row["saved_id"], "list_id": row["list_id"],
-            "place": summary(s["places"].get(row["place_id"])), "note": row["note"],
+            "place": summary(s, s["places"].get(row["place_id"])), "note": row["note"],
             "saved_at": row["saved_at"]}
 
 

@@ -16,6 +16,11 @@ from servers.marketplace.generate import build
 
 DOMAIN = Domain("marketplace", "Second-hand marketplace: listings, offers, messages, reviews.",
                 build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"listings": ("created_at", "updated_at"),
+                        "offers": ("created_at", "responded_at"),
+                        "messages": ("sent_at",), "conversations": ("last_message_at",),
+                        "reviews": ("created_at",)}
 CITY_NAMES = [c[0] for c in CITIES]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from servers.core import clock
 from servers.core.state import Row, State
 from servers.marketplace.schemas import (
     Conversation,
@@ -14,14 +15,14 @@ from servers.marketplace.schemas import (
 
 
 def now(s: State) -> str:
-    """Session clock: from 12:00 on the reference day, one minute per change."""
-    m = 12 * 60 + s.var("clock", 0)
-    return f"2026-06-15T{m // 60:02d}:{m % 60:02d}"
+    """The world clock's current minute (the last change's stamp)."""
+    return clock.now_stamp(s)
 
 
 def tick(s: State) -> str:
-    s.set_var("clock", min(s.var("clock", 0) + 1, 11 * 60 + 59))
-    return now(s)
+    """The world clock, one minute further per change; it never stops or wraps (the old
+    private clock stopped at 23:59, so later changes shared one minute)."""
+    return clock.tick(s)
 
 
 def user_id(s: State) -> str:

@@ -8,11 +8,12 @@ import datetime as dt
 import math
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.retail_chain.data import NOW, build
+from servers.retail_chain.data import build
 from servers.retail_chain.models import Hours, Product, Reservation, StoreSummary
 
 Department = Literal["books", "electronics", "grocery", "outdoor_apparel"]
@@ -22,40 +23,44 @@ ACTIVE = ("confirmed", "ready", "in_transit")
 
 DOMAIN = Domain("retail_chain", "A store chain: store finder and hours, per-store stock, click & "
                 "collect reservations, store transfers, loyalty points and vouchers.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"reservations": ("created_at",), "vouchers": ("issued_at",),
+                        "points_activity": ("date",)}
 
 
 # ----------------------------------------------------------------------------- helpers
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    return (dt.datetime.fromisoformat(NOW) + dt.timedelta(minutes=n)).isoformat(
-        timespec="minutes")
+    """The world clock, one minute further per state-changing call."""
+    return clock.tick(s)
 
 
-def in_days(days: int) -> str:
-    return (dt.date.fromisoformat(NOW[:10]) + dt.timedelta(days=days)).isoformat()
+def in_days(s: State, days: int) -> str:
+    return (clock.today(s) + dt.timedelta(days=days)).isoformat()
 
 
-def hours_on(store: Row, when: str) -> Hours:
-    return store["hours"][dt.date.fromisoformat(when[:10]).weekday()]
+def hours_on(store: Row, when: dt.datetime) -> Hours:
+    """The store's hours on the day `when` falls on in the store's own zone."""
+    return store["hours"][when.astimezone(clock.city_zone(store["city"])).weekday()]
 
 
-def is_open(store: Row, when: str) -> bool:
+def is_open(store: Row, when: dt.datetime) -> bool:
+    """Is the store open at the instant `when` (its hours are local to its city)?"""
+    local = when.astimezone(clock.city_zone(store["city"])).strftime("%H:%M")
     h = hours_on(store, when)
-    return h["opens"] is not None and h["opens"] <= when[11:16] < h["closes"]
+    return h["opens"] is not None and h["opens"] <= local < h["closes"]
 
 
-def hours_text(store: Row, when: str) -> str:
+def hours_text(store: Row, when: dt.datetime) -> str:
     h = hours_on(store, when)
     return "closed" if h["opens"] is None else f"{h['opens']}-{h['closes']}"
 
 
-def as_summary(store: Row, when: str | None) -> StoreSummary:
+def as_summary(s: State, store: Row, when: dt.datetime | None) -> StoreSummary:
+    current = clock.now(s)
     return {"store_id": store["store_id"], "name": store["name"], "format": store["format"],
             "city": store["city"], "address": store["address"],
             "pickup_available": store["pickup_available"],
-            "hours_today": hours_text(store, NOW), "open_now": is_open(store, NOW),
+            "hours_today": hours_text(store, current), "open_now": is_open(store, current),
             "open_at_requested_time": None if when is None else is_open(store, when)}
 
 
@@ -67,15 +72,6 @@ def match_city(s: State, city: str) -> str:
         raise ToolError(f"no stores in city {city!r}; the chain has stores in: "
                         + ", ".join(cities))
     return match
-
-
-def parse_when(open_at: str) -> str:
-    try:
-        dt.datetime.fromisoformat(open_at)
-    except ValueError:
-        raise ToolError(f"open_at {open_at!r} is not a valid date and time; use local time "
-                        "like '2026-06-20T19:30'") from None
-    return open_at
 
 
 def available(row: Row) -> int:
@@ -113,7 +109,7 @@ def new_reservation(s: State, store_id: str, product_id: str, quantity: int, sta
     row = s["reservations"].insert({
         "reservation_id": rid, "store_id": store_id, "product_id": product_id,
         "quantity": quantity, "unit_price": s["products"].get(product_id)["price"],
-        "status": status, "created_at": now(s), "hold_until": in_days(hold_days),
+        "status": status, "created_at": now(s), "hold_until": in_days(s, hold_days),
         "pickup_code": f"{100000 + (n * 7919) % 900000}", "source_store_id": source_store_id})
     return as_reservation(s, row)
 

@@ -12,7 +12,6 @@ import random
 from servers.core.state import State
 from servers.core.world import World, days_ago
 
-NOW = "2026-06-15T18:30"  # Monday evening, local time of every store: some are already closed
 DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 FORMAT_OF_SUFFIX = {"Books": "books", "Electronics": "electronics", "Market": "grocery",
                     "Outfitters": "outdoor_apparel"}

@@ -44,7 +44,7 @@ def redeem_points(s: State, points: Annotated[Literal[500, 1000, 2500, 5000], Ar
         "voucher_id": vid, "code": f"MRD-{10000 + (n * 7919) % 90000}-"
         f"{'ABCDEFGHJKLMNPQRSTUVWXYZ'[n % 24]}", "value": REWARDS[points],
         "points_spent": points, "status": "active", "issued_at": when,
-        "expires_at": in_days(90)})
+        "expires_at": in_days(s, 90)})
     s["points_activity"].insert({"activity_id": s.next_id("act"), "kind": "redeemed",
                                  "points": -points, "date": when,
                                  "description": f"Redeemed for voucher {vid}",

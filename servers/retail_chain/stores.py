@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import clock
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.retail_chain.common import (
@@ -16,10 +17,8 @@ from servers.retail_chain.common import (
     hours_text,
     is_open,
     match_city,
-    parse_when,
     stock_at,
 )
-from servers.retail_chain.data import NOW
 from servers.retail_chain.models import StoreDetail, StoreList
 
 
@@ -28,8 +27,8 @@ def find_stores(
         s: State, city: City = None,
         format: Annotated[Department | None, Arg("Only stores of this format")] = None,
         open_at: Annotated[str | None, Arg(
-            "Local date and time 'YYYY-MM-DDTHH:MM'; only stores open then",
-            pattern=r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")] = None,
+            "Date and time 'YYYY-MM-DDTHH:MM' (your local time, or with a 'Z' or '+hh:mm' "
+            "offset); only stores open then, by each store's own local hours")] = None,
         product_id: Annotated[str | None, Arg(
             "Only stores with this product available now (from search_catalog)")] = None,
         pickup_only: Annotated[bool, Arg("Only stores offering click & collect")] = False,
@@ -38,7 +37,7 @@ def find_stores(
     if product_id is not None:
         s["products"].get(product_id)
     match = match_city(s, city) if city is not None else None
-    when = parse_when(open_at) if open_at is not None else None
+    when = clock.parse_when(open_at, "open_at", clock.zone(s)) if open_at is not None else None
     found = []
     for store in s["stores"].rows():
         if ((match and store["city"] != match) or (format and store["format"] != format)
@@ -49,7 +48,7 @@ def find_stores(
             stock = stock_at(s, store["store_id"], product_id)
             if stock is None or available(stock) <= 0:
                 continue
-        found.append(as_summary(store, when))
+        found.append(as_summary(s, store, when))
     return {"stores": found, "total": len(found)}
 
 
@@ -59,5 +58,6 @@ def get_store(s: State, store_id: StoreId) -> StoreDetail:
     store = s["stores"].get(store_id)
     keys = ("store_id", "name", "format", "city", "country", "address", "phone", "lat", "lon",
             "rating", "pickup_available", "services", "hours")
-    return {**{k: store[k] for k in keys}, "hours_today": hours_text(store, NOW),
-            "open_now": is_open(store, NOW)}
+    current = clock.now(s)
+    return {**{k: store[k] for k in keys}, "hours_today": hours_text(store, current),
+            "open_now": is_open(store, current)}

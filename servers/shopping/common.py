@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -20,6 +21,9 @@ from servers.shopping.models import (
 
 DOMAIN = Domain("shopping", "An online store: catalog, reviews, cart, coupons, checkout, orders, "
                 "shipment tracking, returns and a wishlist.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"cart": ("added_at",), "wishlist": ("added_at",), "returns": ("created_at",),
+                        "reviews": ("created_at",), "orders": ("placed_at", "cancelled_at")}
 
 ProductId = Annotated[str, Arg("Product id, e.g. 'prd_0007' (from search_products)")]
 ItemId = Annotated[str, Arg(
@@ -28,11 +32,8 @@ OrderId = Annotated[str, Arg("Order id, e.g. 'ord_0021' (from list_orders)")]
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    when = dt.datetime.combine(TODAY, dt.time(12, 0)) + dt.timedelta(minutes=n)
-    return when.isoformat(timespec="minutes")
+    """The world clock, one minute further per state-changing call."""
+    return clock.tick(s)
 
 
 def variants_of(s: State, product_id: str) -> list[Row]:

@@ -11,6 +11,7 @@ import datetime as dt
 import itertools
 import random
 
+from servers.core import clock
 from servers.core.state import State
 from servers.core.world import World, days_ago
 from servers.shopping.catalog_data import CATALOG, COUPONS, REVIEW_TEXT
@@ -65,7 +66,9 @@ def _events(world: World, rng: random.Random, placed: str, status: str,
              (_plus(placed, 20), "Fulfillment Center, Amsterdam", "Picked up by carrier"),
              (_plus(placed, 34), f"Sort Hub, {hub}", "In transit: arrived at sort facility")]
     if status in ("out_for_delivery", "delivered"):
-        steps.append((f"{out_day}T08:10", f"Local Depot, {city}", "Out for delivery"))
+        steps.append((clock.stamp(clock.local(dt.date.fromisoformat(out_day), dt.time(8, 10),
+                                              world.tz)),
+                      f"Local Depot, {city}", "Out for delivery"))
     if delivered_at is not None:
         steps.append((delivered_at, city, "Delivered, left at front door"))
     return [{"time": when, "location": loc, "description": text} for when, loc, text in steps]
@@ -176,13 +179,15 @@ def build(s: State, world: World, rng: random.Random) -> None:
         code, discount = ("WELCOME10", min(round(subtotal * 0.1, 2), 50.0)) if i == 0 \
             else (None, 0.0)
         fee, total = order_totals(subtotal, discount, False)
-        placed = days_ago(world, age, rng) if age else f"{TODAY}T{8 + i % 3:02d}:{i:02d}"
+        placed = days_ago(world, age, rng) if age else \
+            clock.stamp(clock.local(TODAY, dt.time(8 + i % 3, i), world.tz))
         if o_rows and placed <= o_rows[-1]["placed_at"]:  # ids follow the order of placing
             placed = _plus(o_rows[-1]["placed_at"], 0.75)
         delivered_at = None
         if status == "delivered":
             day = TODAY - dt.timedelta(days=age - rng.randint(2, 4))
-            delivered_at = f"{day}T{rng.randint(10, 18)}:{rng.choice(['05', '20', '40'])}"
+            delivered_at = clock.stamp(clock.local(
+                day, dt.time(rng.randint(10, 18), rng.choice([5, 20, 40])), world.tz))
         address = home if rng.random() < 0.75 else addresses.get("addr_0002")
         row = {"order_id": oid, "status": status, "placed_at": placed, "items": items,
                "subtotal": subtotal, "discount": discount, "coupon_code": code,

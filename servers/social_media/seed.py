@@ -89,6 +89,11 @@ def _post_text(world: World, author: Person, rng: random.Random) -> tuple[str, s
     return text, other.id if other else None
 
 
+def _at(stamp: str, hour: int, minute: int) -> str:
+    """Another time of day on a stamp's day, keeping its UTC offset."""
+    return f"{stamp[:11]}{hour:02d}:{minute:02d}{stamp[16:]}"
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
@@ -143,7 +148,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
             continue
         posts.append({"post_id": f"post_{len(posts) + 1:04d}", "author_id": reposter,
                       "content": "", "hashtags": [], "mentions": [],
-                      "created_at": orig["created_at"][:11] + "22:30", "repost_of":
+                      "created_at": _at(orig["created_at"], 22, 30), "repost_of":
                       orig["post_id"], "liked_by": []})
     s.table("posts", key="post_id", kind="post",
             hint="use get_timeline or search_posts to see post ids").load(posts)
@@ -156,8 +161,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         author = user.id if k % 9 == 4 else rng.choice(others)
         comments.append({"comment_id": f"cmt_{k + 1:04d}", "post_id": post["post_id"],
                          "author_id": author, "content": rng.choice(COMMENTS),
-                         "created_at": post["created_at"][:11] + f"{rng.randint(22, 23)}:"
-                         f"{rng.randint(0, 59):02d}"})
+                         "created_at": _at(post["created_at"], rng.randint(22, 23),
+                                           rng.randint(0, 59))})
     comments.sort(key=lambda c: (c["created_at"], c["comment_id"]))
     s.table("comments", key="comment_id", kind="comment",
             hint="use get_post to see a post's comments").load(comments)

@@ -3,7 +3,6 @@ modules (people.py: members and channels; messages.py: messages, reactions, sear
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, TypedDict
 
 from servers.core.clock import tick
@@ -15,6 +14,8 @@ from servers.team_chat.seed import EMOJIS, build
 
 DOMAIN = Domain("team_chat", "A team chat workspace: member directory, public and private "
                 "channels, direct messages, threads, reactions and message search.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"messages": ("sent_at", "edited_at"), "channels": ("created_at",)}
 
 MAX_TEXT = 4000
 
@@ -113,7 +114,7 @@ def me(s: State) -> str:
 
 
 def now(s: State) -> str:
-    return tick(s, dt.time(12, 0))
+    return tick(s)
 
 
 def member_out(s: State, m: Row) -> Member:

@@ -112,6 +112,11 @@ def _reactions(rng: random.Random, members: list[str]) -> list[Row]:
     return out
 
 
+def _at(stamp: str, hour: int, minute: int) -> str:
+    """Another time of day on a stamp's day, keeping its UTC offset."""
+    return f"{stamp[:11]}{hour:02d}:{minute:02d}{stamp[16:]}"
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
@@ -158,8 +163,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 drafts.append({"channel_id": ch["channel_id"], "sender_id": sender,
                                "text": _text(rng.choice(DM_LINES), world, rng, user.city,
                                              members),
-                               "sent_at": days_ago(world, start, None)[:11]
-                               + f"{9 + k:02d}:{rng.randint(0, 59):02d}", "replies": [],
+                               "sent_at": _at(days_ago(world, start, None), 9 + k,
+                                              rng.randint(0, 59)), "replies": [],
                                "reactions": []})
             continue
         for _ in range(rng.randint(10, 18)):
@@ -181,11 +186,12 @@ def build(s: State, world: World, rng: random.Random) -> None:
                   "sender_id": d["sender_id"], "text": d["text"], "sent_at": d["sent_at"],
                   "edited_at": None, "parent_message_id": None, "reactions": d["reactions"]}
         rows.append(parent)
-        minute = int(d["sent_at"][14:])
+        minute = int(d["sent_at"][14:16])
         for k, (sender, text) in enumerate(d["replies"]):
             rows.append({"message_id": f"msg_{len(rows) + 1:04d}",
                          "channel_id": d["channel_id"], "sender_id": sender, "text": text,
-                         "sent_at": d["sent_at"][:14] + f"{min(59, minute + 5 + k):02d}",
+                         "sent_at": (d["sent_at"][:14] + f"{min(59, minute + 5 + k):02d}"
+                                     + d["sent_at"][16:]),  # same hour, same offset
                          "edited_at": None, "parent_message_id": parent["message_id"],
                          "reactions": []})
     s.table("messages", key="message_id", kind="message",

@@ -1,22 +1,26 @@
 """trading: a brokerage account (quotes, positions, cash, orders, trades, watchlists).
 
 Listed companies are the world's companies plus well-known large caps; the account belongs to
-the world's principal. Quotes are fixed for the session (one trading day, market open), so
-market orders fill at the quoted price and the same calls always give the same result.
+the world's principal. Quotes are fixed for the session, so market orders fill at the quoted
+price and the same calls always give the same result; the market status is the world's now
+on New York's clock.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
 from servers.trading.generate import (
-    OPEN_MINUTE,
+    MARKET_ZONE,
     PRICE_COLLAR,
-    TODAY,
+    SESSION_CLOSE,
+    SESSION_OPEN,
     apply_fill,
     build,
     reserved_cash,
@@ -44,18 +48,37 @@ from servers.trading.schemas import (
 
 DOMAIN = Domain("trading", "Brokerage account: quotes, positions, orders, trades, watchlists.",
                 build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"orders": ("created_at", "updated_at"), "trades": ("executed_at",)}
 
 
 # ----------------------------------------------------------------------------- helpers
 def _now(s: State) -> str:
-    """Session clock: a minute after 10:30 per order placed or changed today."""
-    m = OPEN_MINUTE + s.var("clock", 0)
-    return f"{TODAY}T{m // 60:02d}:{m % 60:02d}"
+    """The world clock's current minute."""
+    return clock.now_stamp(s)
 
 
 def _tick(s: State) -> str:
-    s.set_var("clock", min(s.var("clock", 0) + 1, 16 * 60 - 1 - OPEN_MINUTE))
-    return _now(s)
+    """The world clock, one minute further per order placed or changed; it never stops (the
+    old private clock stopped at 15:59, so later orders shared one minute)."""
+    return clock.tick(s)
+
+
+def _market_now(s: State) -> dt.datetime:
+    """The world's now on the exchanges' clock (New York)."""
+    return clock.now(s).astimezone(MARKET_ZONE)
+
+
+def _is_open(when: dt.datetime) -> bool:
+    return when.weekday() < 5 and SESSION_OPEN <= when.time() < SESSION_CLOSE
+
+
+def _next_close(when: dt.datetime) -> dt.datetime:
+    """The next regular close (16:00 New York on a weekday) at or after `when`."""
+    day = when.date() if when.time() < SESSION_CLOSE else when.date() + dt.timedelta(days=1)
+    while day.weekday() >= 5:
+        day += dt.timedelta(days=1)
+    return clock.local(day, SESSION_CLOSE, MARKET_ZONE)
 
 
 def _stock(s: State, symbol: str) -> Row:
@@ -117,9 +140,12 @@ WatchlistId = Annotated[str | None, Arg(
 @DOMAIN.tool(read_only=True)
 def get_market_status(s: State) -> MarketStatus:
     """Tell whether the stock market is open now, with the current time and session hours."""
-    return {"status": "open", "as_of": _now(s), "time_zone": "America/New_York",
-            "session_open": "09:30", "session_close": "16:00",
-            "next_close": f"{TODAY}T16:00", "exchanges": ["NYSE", "NASDAQ"]}
+    market = _market_now(s)
+    return {"status": "open" if _is_open(market) else "closed", "as_of": _now(s),
+            "time_zone": MARKET_ZONE.key, "session_open": SESSION_OPEN.strftime("%H:%M"),
+            "session_close": SESSION_CLOSE.strftime("%H:%M"),
+            "next_close": clock.stamp(_next_close(market), clock.zone(s)),
+            "exchanges": ["NYSE", "NASDAQ"]}
 
 
 @DOMAIN.tool(read_only=True)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from zoneinfo import ZoneInfo
 
+from servers.core import clock
 from servers.core.state import Row, State
 from servers.core.world import World
 
@@ -34,8 +36,9 @@ SECTOR_OF_INDUSTRY = {
     "research": "Health Care", "energy": "Energy", "media": "Communication Services",
     "finance": "Financials", "design": "Consumer Discretionary",
     "automotive": "Consumer Discretionary", "retail": "Consumer Discretionary"}
-TODAY = "2026-06-15"  # REFERENCE_DATE, a Monday: the session is one trading day
-OPEN_MINUTE = 10 * 60 + 30  # the session's clock starts at 10:30 New York time
+TODAY = "2026-06-15"  # REFERENCE_DATE, a Monday
+MARKET_ZONE = ZoneInfo("America/New_York")  # the exchanges' clock
+SESSION_OPEN, SESSION_CLOSE = dt.time(9, 30), dt.time(16, 0)  # regular hours, New York time
 PRICE_COLLAR = 0.5  # limit prices further than 50% from the last price are rejected
 
 def _ticker(company_name: str, taken: set[str]) -> str:
@@ -47,15 +50,16 @@ def _ticker(company_name: str, taken: set[str]) -> str:
     raise ValueError(f"no free ticker for {company_name}")
 
 
-def _market_time(days: int, rng: random.Random) -> str:
-    """A timestamp during regular trading hours `days` trading days before today."""
+def _market_time(days: int, rng: random.Random, tz: ZoneInfo) -> str:
+    """A stamp during regular trading hours (New York) `days` trading days before today, in
+    the world's zone."""
     day = dt.date.fromisoformat(TODAY)
     while days > 0:
         day -= dt.timedelta(days=1)
         if day.weekday() < 5:
             days -= 1
     minute = rng.randint(9 * 60 + 30, 15 * 60 + 59)
-    return f"{day.isoformat()}T{minute // 60:02d}:{minute % 60:02d}"
+    return clock.stamp(clock.local(day, dt.time(minute // 60, minute % 60), MARKET_ZONE), tz)
 
 
 def _quote_row(rng: random.Random, symbol: str, name: str, exchange: str, sector: str,
@@ -121,7 +125,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
             "quantity": rng.choice([2, 3, 5] if buy else [1, 2]),
             "limit": round(price * (rng.uniform(0.85, 0.97) if buy else rng.uniform(1.04, 1.2)),
                            2), "status": "open"}))
-    stamped = sorted(((_market_time(d, rng), e) for d, e in events), key=lambda x: x[0])
+    stamped = sorted(((_market_time(d, rng, world.tz), e) for d, e in events),
+                     key=lambda x: x[0])
 
     orders = s.table("orders", key="order_id", kind="order",
                      hint="use list_orders to see order ids")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -17,13 +18,13 @@ from servers.travel_booking.common import (
     add_charge,
     bag_allowance,
     bookable_date,
+    booked_within_24h,
     booking_out,
     booking_summary,
     check_cabin,
     check_not_departed,
     confirmed_upcoming,
     date_arg,
-    fmt,
     method_out,
     now,
     operating_flight,
@@ -41,7 +42,6 @@ from servers.travel_booking.data import (
     LAYOUT,
     MAX_BAGS_PER_PASSENGER,
     MAX_PASSENGERS,
-    NOW,
     all_seats,
     departure_dt,
     fare,
@@ -97,11 +97,12 @@ def list_bookings(
     """List the user's flight bookings in flight-date order."""
     rows = [b for b in s["bookings"].rows()
             if (status is None or b["status"] == status)
-            and (not upcoming_only or b["date"] >= NOW.date().isoformat())]
+            and (not upcoming_only or b["date"] >= clock.today(s).isoformat())]
+    # departures carry their airports' offsets: order and filter them as instants
     out = sorted((booking_summary(s, b) for b in rows),
-                 key=lambda b: (b["departure"], b["booking_id"]))
+                 key=lambda b: (dt.datetime.fromisoformat(b["departure"]), b["booking_id"]))
     if upcoming_only:
-        out = [b for b in out if b["departure"] > fmt(NOW)]
+        out = [b for b in out if dt.datetime.fromisoformat(b["departure"]) > clock.now(s)]
     return {"bookings": out[:limit], "total": len(out)}
 
 
@@ -158,7 +159,7 @@ def change_flight(
                         "book again to go elsewhere)")
     cabin = cabin or booking["cabin"]
     check_cabin(flight, cabin)
-    check_not_departed(flight, day)
+    check_not_departed(s, flight, day)
     if (flight["flight_number"], day.isoformat(), cabin) == (
             booking["flight_number"], booking["date"], booking["cabin"]):
         raise ToolError(f"booking {booking_id} is already on {flight['flight_number']} on "
@@ -171,7 +172,7 @@ def change_flight(
     new_fare = fare(s.var("inventory_seed"), flight, day, cabin)
     difference = round((new_fare - booking["fare_per_passenger"]) * pax, 2)
     waived = (s.var("loyalty_tier") == "platinum"
-              or booking["created_at"] >= fmt(NOW - dt.timedelta(hours=24)))
+              or booked_within_24h(s, booking))
     fee = 0.0 if waived else CHANGE_FEE[booking["cabin"]] * pax
     net = round(difference + fee, 2)
     what = f"change to {flight['flight_number']} on {day.isoformat()} ({cabin})"
@@ -263,7 +264,7 @@ def purchase_travel_insurance(s: State, booking_id: BookingId,
     if booking["insurance"]:
         raise ToolError(f"booking {booking_id} already has travel insurance")
     flight = s["flights"].get(booking["flight_number"])
-    if departure_dt(flight, dt.date.fromisoformat(booking["date"])) - NOW < dt.timedelta(
+    if departure_dt(flight, dt.date.fromisoformat(booking["date"])) - clock.now(s) < dt.timedelta(
             hours=24):
         raise ToolError(f"booking {booking_id} departs within 24 hours; travel insurance must "
                         "be bought at least 24 hours before departure")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -14,7 +15,6 @@ from servers.travel_booking.data import (
     FREE_BAGS,
     INSURANCE_CHARGE,
     LAST_BOOKABLE,
-    NOW,
     TIER_BONUS_BAGS,
     TODAY,
     WEEKDAYS,
@@ -28,6 +28,9 @@ from servers.travel_booking.seed import build
 DOMAIN = Domain("travel_booking", "Travel agency: flights between world cities, hotels, the "
                 "user's bookings, seats, baggage, insurance, loyalty and payment methods.",
                 build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"bookings": ("created_at", "hold_expires_at", "cancelled_at", "charges.at"),
+                        "hotel_reservations": ("created_at", "cancelled_at")}
 
 CabinName = Literal["economy", "premium_economy", "business"]
 DATE_PATTERN = r"\d{4}-\d{2}-\d{2}"
@@ -45,23 +48,18 @@ def date_arg(description: str) -> Arg:
 
 
 def fmt(when: dt.datetime) -> str:
-    return when.isoformat(timespec="minutes")
+    """An aware instant as ISO 8601 with its offset (airport times keep their airport's)."""
+    return clock.stamp(when)
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    return fmt(NOW + dt.timedelta(minutes=n))
+    """The world clock, one minute further per state-changing call."""
+    return clock.tick(s)
 
 
 def parse_date(value: str, what: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{what} {value!r} is not a valid calendar date; use YYYY-MM-DD, "
-                        "e.g. '2026-07-01'") from None
-
+    """A plain calendar date (the one date parser: clock.parse_date)."""
+    return clock.parse_date(value, what)
 
 def bookable_date(value: str, what: str) -> dt.date:
     date = parse_date(value, what)
@@ -88,8 +86,8 @@ def operating_flight(s: State, flight_number: str, date: dt.date) -> Row:
     return flight
 
 
-def check_not_departed(flight: Row, date: dt.date) -> None:
-    if departure_dt(flight, date) <= NOW:
+def check_not_departed(s: State, flight: Row, date: dt.date) -> None:
+    if departure_dt(flight, date) <= clock.now(s):
         raise ToolError(f"flight {flight['flight_number']} on {date.isoformat()} has already "
                         f"departed (at {fmt(departure_dt(flight, date))}); pick a later flight")
 
@@ -183,7 +181,13 @@ def bag_allowance(s: State, booking: Row) -> int:
 
 def is_upcoming(s: State, booking: Row) -> bool:
     flight = s["flights"].get(booking["flight_number"])
-    return departure_dt(flight, dt.date.fromisoformat(booking["date"])) > NOW
+    return departure_dt(flight, dt.date.fromisoformat(booking["date"])) > clock.now(s)
+
+
+def booked_within_24h(s: State, booking: Row) -> bool:
+    """Was the booking made in the last 24 hours (compared as instants)?"""
+    return dt.datetime.fromisoformat(booking["created_at"]) >= clock.now(s) - dt.timedelta(
+        hours=24)
 
 
 def refund_quote(s: State, booking: Row) -> tuple[float, float, str]:
@@ -198,7 +202,7 @@ def refund_quote(s: State, booking: Row) -> tuple[float, float, str]:
         raise ToolError(f"booking {bid} is for a flight that has already departed; it can no "
                         "longer be cancelled")
     paid = total_paid(booking)
-    if booking["created_at"] >= fmt(NOW - dt.timedelta(hours=24)):
+    if booked_within_24h(s, booking):
         return paid, 0.0, "free cancellation within 24 hours of booking: full refund"
     if booking["cabin"] == "business":
         return paid, 0.0, "business fares are fully refundable"

@@ -13,11 +13,11 @@ import datetime as dt
 import math
 import random
 
+from servers.core import clock
 from servers.core.state import Row, State
 from servers.core.world import REFERENCE_DATE
 
 TODAY = REFERENCE_DATE
-NOW = dt.datetime.combine(TODAY, dt.time(12, 0))  # "now" for departure and deadline checks
 LAST_BOOKABLE = TODAY + dt.timedelta(days=330)
 STATUS_HISTORY_DAYS = 30  # get_flight_status looks back this far
 
@@ -81,15 +81,15 @@ def operates(flight: Row, date: dt.date) -> bool:
 
 
 def departure_dt(flight: Row, date: dt.date) -> dt.datetime:
+    """The departure instant, on the origin airport's clock (aware)."""
     hh, mm = map(int, flight["departure_time"].split(":"))
-    return dt.datetime.combine(date, dt.time(hh, mm))
+    return clock.local(date, dt.time(hh, mm), clock.city_zone(flight["origin_city"]))
 
 
 def arrival_dt(flight: Row, date: dt.date) -> dt.datetime:
-    shift = UTC_OFFSET.get(flight["destination_city"], 0) - UTC_OFFSET.get(
-        flight["origin_city"], 0)
-    return departure_dt(flight, date) + dt.timedelta(minutes=flight["duration_minutes"],
-                                                     hours=shift)
+    """The arrival instant, on the destination airport's clock (aware)."""
+    return (departure_dt(flight, date) + dt.timedelta(minutes=flight["duration_minutes"])
+            ).astimezone(clock.city_zone(flight["destination_city"]))
 
 
 def fare(tag: str, flight: Row, date: dt.date, cabin: str) -> float:

@@ -7,6 +7,7 @@ import random
 import re
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -31,7 +32,6 @@ from servers.travel_booking.data import (
     LAST_BOOKABLE,
     LAYOUT,
     MAX_PASSENGERS,
-    NOW,
     STATUS_HISTORY_DAYS,
     TODAY,
     WEEKDAYS,
@@ -110,7 +110,7 @@ def search_flights(
     day = bookable_date(date, "date")
     route = [f for f in s["flights"].rows()
              if f["origin"] == src["code"] and f["destination"] == dst["code"]]
-    flying = [f for f in route if operates(f, day) and departure_dt(f, day) > NOW]
+    flying = [f for f in route if operates(f, day) and departure_dt(f, day) > clock.now(s)]
     notice = None
     if not flying:
         days = sorted({d for f in route for d in f["days"]})
@@ -149,14 +149,15 @@ def get_flight_status(s: State, flight_number: FlightNumber, date: Annotated[
     elif day < TODAY:
         status = "landed"
     else:
+        current = clock.now(s)
         est_dep, est_arr = dep + dt.timedelta(minutes=delay), arr + dt.timedelta(minutes=delay)
-        if est_arr <= NOW:
+        if est_arr <= current:
             status = "landed"
-        elif est_dep <= NOW:
+        elif est_dep <= current:
             status = "departed"
         elif day > TODAY:
             status = "delayed" if delay else "on_time"
-        elif est_dep - NOW <= dt.timedelta(minutes=40):
+        elif est_dep - current <= dt.timedelta(minutes=40):
             status = "boarding"
         else:
             status = "delayed" if delay else "on_time"
@@ -184,7 +185,7 @@ def get_seat_map(
     day = bookable_date(date, "date")
     flight = operating_flight(s, flight_number, day)
     check_cabin(flight, cabin)
-    check_not_departed(flight, day)
+    check_not_departed(s, flight, day)
     free = [seat for seat in free_seats(s, flight["flight_number"], day, cabin)
             if position is None or _position(seat) == position]
     rows, letters = LAYOUT[cabin]
@@ -224,7 +225,7 @@ def hold_flight(
     day = bookable_date(date, "date")
     flight = operating_flight(s, flight_number, day)
     check_cabin(flight, cabin)
-    check_not_departed(flight, day)
+    check_not_departed(s, flight, day)
     names = _names(s, passenger_names)
     left = seats_left(s, flight, day, cabin)
     if left < len(names):
@@ -265,7 +266,7 @@ def confirm_booking(s: State, booking_id: Annotated[str, Arg(
         raise ToolError(f"booking {booking_id} is {booking['status']}, not held; only held "
                         "bookings can be confirmed")
     flight = s["flights"].get(booking["flight_number"])
-    check_not_departed(flight, dt.date.fromisoformat(booking["date"]))
+    check_not_departed(s, flight, dt.date.fromisoformat(booking["date"]))
     amount = round(booking["fare_per_passenger"] * len(booking["passengers"]), 2)
     charge(s, payment_method_id, amount)
     entry = {"description": f"fare, {len(booking['passengers'])} passenger(s)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from servers.core import clock
 from servers.core.state import Row, State
 from servers.core.world import City, World, days_ago
 from servers.travel_booking.data import (
@@ -158,8 +159,9 @@ def _seed_bookings(s: State, world: World, rng: random.Random, flights: list[Row
                             "payment_method_id": method, "at": cancelled_at})
         hold_until = None
         if status in ("held", "expired"):
-            hold_until = ("2026-06-13T18:00" if status == "expired"
-                          else f"2026-06-{15 + len(rows) % 2:02d}T{rng.randint(13, 23)}:30")
+            day, hour = ((dt.date(2026, 6, 13), 18) if status == "expired"
+                         else (dt.date(2026, 6, 15 + len(rows) % 2), rng.randint(13, 23)))
+            hold_until = clock.stamp(clock.local(day, dt.time(hour, 30), world.tz))
         rows.append({
             "status": status, "flight_number": flight["flight_number"],
             "date": date.isoformat(), "cabin": cabin,

@@ -2,33 +2,34 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated
 
+from servers.core import clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.vehicle.data import NOW, SEATS, TIRES, build
+from servers.vehicle.data import SEATS, TIRES, build
 from servers.vehicle.models import VehicleStatus, VehicleSummary, Warning
 
 DOMAIN = Domain("vehicle", "A connected-car app for the user's cars and the company cars they "
                 "manage: remote locks, engine start, climate, charging, diagnostics, "
                 "navigation, trip history and service appointments.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"vehicles": ("engine_auto_off_at", "navigation.eta"),
+                        "appointments": ("created_at",)}
 
 VehicleId = Annotated[str, Arg("Vehicle id, e.g. 'veh_001' (from list_vehicles)")]
 
 
 def now(s: State) -> str:
-    """A fixed clock that ticks one minute per state-changing call (deterministic)."""
-    n = s.var("__clock", 0) + 1
-    s.set_var("__clock", n)
-    return (NOW + dt.timedelta(minutes=n)).isoformat(timespec="minutes")
+    """The world clock, one minute further per state-changing call."""
+    return clock.tick(s)
 
 
 def peek_now(s: State) -> str:
     """The current clock reading without ticking it (for read-only tools)."""
-    return (NOW + dt.timedelta(minutes=s.var("__clock", 0))).isoformat(timespec="minutes")
+    return clock.now_stamp(s)
 
 
 def label(v: Row) -> str:

@@ -3,9 +3,11 @@ lights, charging). Every command checks the preconditions a real car enforces.""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -133,16 +135,11 @@ def start_engine(
     if v["battery_12v_v"] < 12.0:
         raise ToolError(f"the 12V battery ({v['battery_12v_v']} V) is too weak to crank the "
                         "engine; book a battery_service with book_service_appointment")
-    stamp = now(s)
-    off_at = f"{stamp[:11]}{_add_minutes(stamp[11:], run_minutes)}"
+    # a real instant, so a run past midnight moves to the next day (the old string math wrapped)
+    off_at = clock.stamp(dt.datetime.fromisoformat(now(s)) + dt.timedelta(minutes=run_minutes))
     v = s["vehicles"].update(vehicle_id, engine="running", engine_auto_off_at=off_at,
                              climate={**v["climate"], "on": True})
     return _engine_out(v)
-
-
-def _add_minutes(hhmm: str, minutes: int) -> str:
-    total = int(hhmm[:2]) * 60 + int(hhmm[3:5]) + minutes
-    return f"{total // 60 % 24:02d}:{total % 60:02d}"
 
 
 @DOMAIN.tool(read_only=False)

@@ -14,7 +14,6 @@ import random
 from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, World, days_ago
 
-NOW = dt.datetime.combine(REFERENCE_DATE, dt.time(12, 0))  # "now" before any call ticks it
 SEATS = ("driver", "passenger", "rear_left", "rear_right")
 DOORS = ("driver", "passenger", "rear_left", "rear_right", "trunk")
 TIRES = ("front_left", "front_right", "rear_left", "rear_right")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
 from servers.vehicle.common import DOMAIN, VehicleId, label, now, warnings_of
-from servers.vehicle.data import NOW, SERVICE_MINUTES, TIRES, service_problem
+from servers.vehicle.data import SERVICE_MINUTES, TIRES, service_problem
 from servers.vehicle.models import (
     Appointment,
     AppointmentList,
@@ -136,7 +137,7 @@ def book_service_appointment(
         day = dt.date.fromisoformat(date)
     except ValueError:
         raise ToolError(f"date {date!r} is not a valid calendar date (YYYY-MM-DD)") from None
-    today = NOW.date()
+    today = clock.today(s)
     if not today < day <= today + dt.timedelta(days=BOOK_AHEAD_DAYS):
         raise ToolError(f"date {date} is not bookable; pick a day from "
                         f"{today + dt.timedelta(days=1)} to "
@@ -171,10 +172,11 @@ def cancel_service_appointment(
     if row["status"] != "scheduled":
         raise ToolError(f"appointment {appointment_id} is {row['status']}; only scheduled "
                         "appointments can be cancelled")
-    start = dt.datetime.fromisoformat(f"{row['date']}T{row['time']}")
-    clock = NOW + dt.timedelta(minutes=s.var("__clock", 0))
-    if start - clock < dt.timedelta(hours=CANCEL_NOTICE_HOURS):
-        center = s["service_centers"].get(row["center_id"])
+    center = s["service_centers"].get(row["center_id"])
+    # the appointment is on the center's clock; compare instants, not wall times
+    start = clock.local(dt.date.fromisoformat(row["date"]), dt.time.fromisoformat(row["time"]),
+                        clock.city_zone(center["city"]))
+    if start - clock.now(s) < dt.timedelta(hours=CANCEL_NOTICE_HOURS):
         raise ToolError(f"appointment {appointment_id} starts {row['date']} {row['time']}, "
                         f"less than {CANCEL_NOTICE_HOURS} hours from now; it can no longer be "
                         f"cancelled in the app, call {center['name']} at {center['phone']}")

@@ -5,17 +5,20 @@ from __future__ import annotations
 import datetime as dt
 from typing import TypedDict
 
+from servers.core import clock as world_clock
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.state import Row, State
-from servers.video_meeting.seed import NOW, build
+from servers.video_meeting.seed import build
 
 DOMAIN = Domain("video_meeting", "A Zoom-like video meeting service: schedule, reschedule and "
                 "cancel meetings, manage participants, start instant meetings, and read "
                 "cloud recordings and their transcripts.", build)
+# fields stamped from the session clock: left out of clock-free state comparisons
+DOMAIN.clock_fields = {"meetings": ("created_at",)}
 
 MAX_PARTICIPANTS = 100
-LATEST_START = NOW + dt.timedelta(days=365)
+BOOK_AHEAD = dt.timedelta(days=365)  # from the session start
 
 
 class Participant(TypedDict):
@@ -61,35 +64,28 @@ class Meeting(MeetingSummary):
 
 
 def clock(s: State) -> dt.datetime:
-    """Now: 08:00 on the reference day, one minute later per state-changing call."""
-    return NOW + dt.timedelta(minutes=s.var("__clock", 0))
+    """The world clock's current instant (aware, in the world's zone)."""
+    return world_clock.now(s)
 
 
 def tick(s: State) -> str:
-    s.set_var("__clock", s.var("__clock", 0) + 1)
-    return clock(s).isoformat(timespec="minutes")
+    """The world clock, one minute further per state-changing call."""
+    return world_clock.tick(s)
 
 
 def parse_start(s: State, value: str) -> dt.datetime:
-    try:
-        when = dt.datetime.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"start {value!r} is not a valid date-time; use 'YYYY-MM-DDTHH:MM' "
-                        "like '2026-06-17T14:00'") from None
-    if "T" not in value:
-        raise ToolError(f"start {value!r} needs a date and a time of day as "
-                        "'YYYY-MM-DDTHH:MM', like '2026-06-17T14:00'")
-    if when.tzinfo is not None:
-        raise ToolError(f"start {value!r} has a UTC offset; give local time without one, like "
-                        "'2026-06-17T14:00'")
+    """A meeting start: any accepted date-time form (naive = the world's local time, other
+    offsets converted), to the minute, not in the past and at most a year ahead."""
+    when = world_clock.parse_when(value, "start", world_clock.zone(s))
     when = when.replace(second=0, microsecond=0)
     if when < clock(s):
         raise ToolError(f"start {value} is in the past (it is now "
-                        f"{clock(s).isoformat(timespec='minutes')}); pick a later time, or use "
+                        f"{world_clock.now_stamp(s)}); pick a later time, or use "
                         "start_instant_meeting to meet right away")
-    if when > LATEST_START:
+    latest = world_clock.start(s) + BOOK_AHEAD
+    if when > latest:
         raise ToolError(f"start {value} is more than a year ahead; meetings can be scheduled "
-                        f"up to {LATEST_START.date().isoformat()}")
+                        f"up to {latest.date().isoformat()}")
     return when
 
 
@@ -127,7 +123,7 @@ def recordings_of(s: State, meeting_id: str) -> list[Row]:
 def summary(s: State, row: Row) -> MeetingSummary:
     host = s["people"].get(row["host_id"])
     return {"meeting_id": row["meeting_id"], "topic": row["topic"], "start": row["start"],
-            "end": end_of(row).isoformat(timespec="minutes"),
+            "end": world_clock.stamp(end_of(row)),
             "duration_minutes": row["duration_minutes"], "status": row["status"],
             "host_id": host["person_id"], "host_name": host["name"],
             "is_host": row["host_id"] == s.var("user_id"),

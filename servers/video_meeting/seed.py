@@ -7,10 +7,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from servers.core import clock
 from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, Person, World
 
-NOW = dt.datetime.combine(REFERENCE_DATE, dt.time(8, 0))  # Monday 08:00, as on calendar
 N_PAST, N_FUTURE = 44, 24
 DURATIONS = [15, 30, 30, 45, 60, 60, 90]
 WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
@@ -93,7 +93,7 @@ CLOSERS = ["Thanks all, talk soon.", "Great, I'll share the notes after this cal
 
 
 def _fmt(when: dt.datetime) -> str:
-    return when.isoformat(timespec="minutes")
+    return clock.stamp(when)
 
 
 def _topic(kind: str, rng: random.Random, user: Person, others: list[Person],
@@ -143,7 +143,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
         date = REFERENCE_DATE + dt.timedelta(days=day)
         if date.weekday() >= 5:  # meetings happen on weekdays
             date -= dt.timedelta(days=date.weekday() - 4)
-        starts.append(dt.datetime.combine(date, dt.time(hour, rng.choice([0, 0, 30]))))
+        starts.append(clock.local(date, dt.time(hour, rng.choice([0, 0, 30])), world.tz))
     starts.sort()
     meetings, recordings = [], []
     for i, start in enumerate(starts):
@@ -162,7 +162,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
         host = user if user_hosts else invited[0]
         guests_ids = [p.id for p in invited if p.id != host.id] + (
             [] if user_hosts else [user.id])
-        past = start < NOW
+        past = start < world.now
         status = "ended" if past else "scheduled"
         if i % 11 == 5:
             status = "cancelled"

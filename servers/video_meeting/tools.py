@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal, TypedDict
 
+from servers.core import clock as world_clock
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -74,12 +75,7 @@ class Transcript(TypedDict):
 
 
 def _date(value: str | None, name: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise ToolError(f"{name} {value!r} is not a valid date; use 'YYYY-MM-DD'") from None
+    return None if value is None else world_clock.parse_date(value, name).isoformat()
 
 
 def _entry(person: Row, role: str = "attendee") -> dict:
@@ -106,7 +102,7 @@ def _create(s: State, topic: str, start: dt.datetime, duration: int, people: lis
     host = s["people"].get(s.var("user_id"))
     row = s["meetings"].insert({
         "meeting_id": meeting_id, "topic": topic.strip(), "agenda": agenda, "host_id":
-        host["person_id"], "start": start.isoformat(timespec="minutes"),
+        host["person_id"], "start": world_clock.stamp(start),
         "duration_minutes": duration, "status": status,
         "join_url": f"https://zoom.example.com/j/{8_400_000_000 + serial * 7919}",
         "passcode": f"{(serial * 104_729) % 1_000_000:06d}", "waiting_room": waiting_room,
@@ -158,7 +154,9 @@ def get_meeting(s: State, meeting_id: MeetingId) -> Meeting:
 @DOMAIN.tool(read_only=False)
 def schedule_meeting(
         s: State, topic: Topic,
-        start: Annotated[str, Arg("Local start 'YYYY-MM-DDTHH:MM', e.g. '2026-06-17T14:00'")],
+        start: Annotated[str, Arg(
+            "Start 'YYYY-MM-DDTHH:MM' in your local time (or with a 'Z' or '+hh:mm' offset), "
+            "e.g. '2026-06-17T14:00'")],
         duration_minutes: Duration, participants: People,
         agenda: Annotated[str, Arg("Agenda shown in the invitation", max_length=2000)] = "",
         waiting_room: Annotated[bool, Arg("Hold joiners until the host admits them")] = True,
@@ -175,7 +173,9 @@ def schedule_meeting(
 def update_meeting(
         s: State, meeting_id: MeetingId,
         topic: Annotated[str | None, Arg("New title", min_length=1, max_length=200)] = None,
-        start: Annotated[str | None, Arg("New local start 'YYYY-MM-DDTHH:MM'")] = None,
+        start: Annotated[str | None, Arg(
+            "New start 'YYYY-MM-DDTHH:MM' in your local time (or with a 'Z' or '+hh:mm' "
+            "offset)")] = None,
         duration_minutes: Annotated[int | None, Arg("New length in minutes", minimum=15,
                                                     maximum=480)] = None,
         agenda: Annotated[str | None, Arg("New agenda", max_length=2000)] = None,
@@ -193,7 +193,7 @@ def update_meeting(
         if row["status"] == "in_progress":
             raise ToolError(f"meeting {meeting_id} is already in progress; its start can't "
                             "move")
-        changes["start"] = parse_start(s, start).isoformat(timespec="minutes")
+        changes["start"] = world_clock.stamp(parse_start(s, start))
     if not changes:
         raise ToolError("give at least one field to change (topic, start, duration_minutes, "
                         "agenda, waiting_room, auto_record)")

@@ -44,7 +44,8 @@ def test_the_write_clock_keeps_advancing_past_119_writes(rt):
         assert out.ok, out.error
         stamps += [out.payload["debit"]["posted_at"], out.payload["credit"]["posted_at"]]
     assert stamps == sorted(set(stamps)), "a later write is stamped no later than an earlier one"
-    assert stamps[0] == "2026-06-15T22:01" and stamps[-1] > "2026-06-16"
+    # 500 writes from the world's now (12:00 in seed 0's Berlin, +02:00): 12:01 to 20:20
+    assert stamps[0] == "2026-06-15T12:01+02:00" and stamps[-1] == "2026-06-15T20:20+02:00"
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -30,8 +30,9 @@ def test_weekly_series_expands_into_occurrences(rt):
     events = ok(rt, "list_events", {"start_date": "2026-06-15", "end_date": "2026-07-12",
                                      "calendar_id": "cal_work"})["events"]
     sync = [e["start"] for e in events if e["event_id"] == "evt_0001"]
-    assert sync == ["2026-06-15T10:00", "2026-06-22T10:00", "2026-06-29T10:00",
-                    "2026-07-06T10:00"]
+    # seed 0's home is Berlin: stamps carry its June offset
+    assert sync == ["2026-06-15T10:00+02:00", "2026-06-22T10:00+02:00",
+                    "2026-06-29T10:00+02:00", "2026-07-06T10:00+02:00"]
     assert [e["start"] for e in events] == sorted(e["start"] for e in events)
 
 
@@ -39,10 +40,10 @@ def test_free_slots_skip_busy_time_and_weekends(rt):
     ok(rt, "create_event", {"title": "Focus", "start": "2026-06-16T10:00",
                              "end": "2026-06-16T11:30"})
     slots = ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 90})["slots"]
-    assert slots == [{"start": "2026-06-16T11:30", "end": "2026-06-16T17:00"}]
+    assert slots == [{"start": "2026-06-16T11:30+02:00", "end": "2026-06-16T17:00+02:00"}]
     slots = ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 60})["slots"]
-    assert slots == [{"start": "2026-06-16T09:00", "end": "2026-06-16T10:00"},
-                     {"start": "2026-06-16T11:30", "end": "2026-06-16T17:00"}]
+    assert slots == [{"start": "2026-06-16T09:00+02:00", "end": "2026-06-16T10:00+02:00"},
+                     {"start": "2026-06-16T11:30+02:00", "end": "2026-06-16T17:00+02:00"}]
     weekend = rt.call("find_free_slots", {"date": "2026-06-20", "duration_minutes": 30})
     assert not weekend.ok and "Saturday" in weekend.error
 
@@ -127,11 +128,12 @@ def test_clash_messages_give_both_events_start_and_end_with_dates(rt):
     # the weekly Team sync (evt_0001) meets Mondays 10:00-11:00
     error = fails(rt, "create_event", {"title": "x", "start": "2026-06-22T10:30",
                                        "end": "2026-06-22T11:30"})
-    assert ("2026-06-22T10:30–2026-06-22T11:30 overlaps event evt_0001 'Team sync' "
-            "(2026-06-22T10:00–2026-06-22T11:00)") in error
-    error = fails(rt, "update_event", {"event_id": "evt_0037", "start": "2026-07-08T09:00"})
-    assert ("2026-07-08T09:00–2026-07-08T10:00 overlaps event evt_0049 'Budget planning' "
-            "(2026-07-08T09:30–2026-07-08T10:30)") in error
+    assert ("2026-06-22T10:30+02:00–2026-06-22T11:30+02:00 overlaps event evt_0001 'Team sync' "
+            "(2026-06-22T10:00+02:00–2026-06-22T11:00+02:00)") in error
+    # the same wall time given as UTC: converted to the world's zone
+    error = fails(rt, "update_event", {"event_id": "evt_0037", "start": "2026-07-08T07:00Z"})
+    assert ("2026-07-08T09:00+02:00–2026-07-08T10:00+02:00 overlaps event evt_0049 "
+            "'Budget planning' (2026-07-08T09:30+02:00–2026-07-08T10:30+02:00)") in error
     error = fails(rt, "update_event", {"event_id": "evt_0037", "recurrence": "daily"})
-    assert ("2026-07-08T09:00–2026-07-08T10:00 overlaps event evt_0049 'Budget planning' "
-            "(2026-07-08T09:30–2026-07-08T10:30)") in error
+    assert ("2026-07-08T09:00+02:00–2026-07-08T10:00+02:00 overlaps event evt_0049 "
+            "'Budget planning' (2026-07-08T09:30+02:00–2026-07-08T10:30+02:00)") in error

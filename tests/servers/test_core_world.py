@@ -102,17 +102,22 @@ def test_the_world_is_the_same_in_any_process():
 
 def test_days_ago():
     w = make_world(0)
-    assert days_ago(w, 3) == "2026-06-12T09:00"  # no rng: 09:00
-    assert days_ago(w, 0) == "2026-06-15T09:00"
-    assert days_ago(w, 365) == "2025-06-15T09:00"
+    off = w.now.isoformat()[-6:]  # the home zone's June offset
+    assert days_ago(w, 3) == f"2026-06-12T09:00{off}"  # no rng: 09:00, local, with offset
+    assert days_ago(w, 0) == f"2026-06-15T09:00{off}"
+    assert days_ago(w, 365) == f"2025-06-15T09:00{off}"
     rng = rng_for(0, "test")
     stamps = [days_ago(w, 15, rng) for _ in range(50)]
     for s in stamps:
         day, time = s.split("T")
-        hour, minute = map(int, time.split(":"))
+        hour, minute = map(int, time[:5].split(":"))
+        assert time[5:] == off
         assert day == "2026-05-31" and 7 <= hour <= 21 and minute in (0, 15, 30, 45)
     rng = rng_for(0, "test")
     assert [days_ago(w, 15, rng) for _ in range(50)] == stamps
+    # seeded "today" is always before the world's now, so new writes sort after it
+    rng = rng_for(0, "today")
+    assert all(dt.datetime.fromisoformat(days_ago(w, 0, rng)) < w.now for _ in range(200))
 
 
 # UTC offsets on 2026-06-15 and currencies, from the outside world (summer time in the north)

@@ -222,10 +222,11 @@ def test_archive_round_trip_restores_identical_files(rt):
     fails(rt, "extract_archive", {"archive_id": "arc_0999"}, "arc_0999", "list_archives")
 
 
-def test_modified_times_come_from_the_fixed_clock(rt):
+def test_modified_times_come_from_the_world_clock(rt):
     a = ok(rt, "write_file", {"path": "notes/a.txt", "content": "1"})["modified_at"]
     b = ok(rt, "append_file", {"path": "notes/a.txt", "content": "2"})["modified_at"]
-    assert a == "2026-06-15T09:01" and b == "2026-06-15T09:02"
+    # seed 0's home is Berlin: the world's now is 12:00 there (+02:00 in June)
+    assert a == "2026-06-15T12:01+02:00" and b == "2026-06-15T12:02+02:00"
     recent = ok(rt, "list_recent", {"limit": 2})["files"]
     assert recent[0]["path"].endswith("notes/a.txt")
     assert ok(rt, "cat", {"path": "notes/a.txt"})["content"] == "1\n2\n"

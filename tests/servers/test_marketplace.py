@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from servers.core.runtime import Runtime
+from servers.marketplace import views
 from tests.servers import common
 from tests.servers.common import runtime_fixture
 
@@ -120,3 +121,12 @@ def test_price_cannot_drop_below_a_pending_offer(rt):
     assert ok(rt, "update_listing", listing_id="lst_0018", price=111)["price"] == 111
     ok(rt, "respond_to_offer", offer_id="off_0009", action="decline")
     assert ok(rt, "update_listing", listing_id="lst_0018", price=100)["price"] == 100
+
+
+def test_the_clock_runs_past_midnight_after_720_changes(rt):
+    """The old private clock stopped at 23:59 after 719 changes (later ones shared a minute)."""
+    s = rt.session(None).state
+    stamps = [views.tick(s) for _ in range(24 * 60)]
+    assert views.now(s) == stamps[-1]
+    assert len(set(stamps)) == len(stamps)
+    assert stamps[-1].startswith("2026-06-16T12:00")

@@ -54,6 +54,12 @@ def test_sunday_opening_follows_local_trading_laws(rt):
     assert sunday.ok and sunday.payload["total"] == 0
     saturday = rt.call("find_stores", {"city": "Berlin", "open_at": "2026-06-20T12:00"})
     assert saturday.payload["total"] == 2
+    # the same instant given in UTC, or from New York, is converted to the world's zone
+    for other in ("2026-06-20T10:00Z", "2026-06-20T06:00:00-04:00"):
+        same = rt.call("find_stores", {"city": "Berlin", "open_at": other})
+        assert same.payload["total"] == 2, other
+    bad_time = rt.call("find_stores", {"city": "Berlin", "open_at": "Saturday noon"})
+    assert not bad_time.ok and "open_at 'Saturday noon'" in bad_time.error
     bad = rt.call("find_stores", {"city": "Atlantis"})
     assert not bad.ok and "Berlin" in bad.error
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from servers.core.runtime import Runtime
+from servers.trading import DOMAIN
 from tests.servers import common
 from tests.servers.common import digest, runtime_fixture
 
@@ -123,3 +124,13 @@ def test_search_filters_by_sector_and_price(rt):
     assert found and all(s["sector"] == "Technology" and s["price"] <= 200 for s in found)
     assert ok(rt, "search_symbols", query="coca")["symbols"][0]["symbol"] == "KO"
     assert ok(rt, "search_symbols")["total"] >= 20
+
+
+@pytest.mark.parametrize("seed, status, as_of, next_close", [
+    (0, "closed", "2026-06-15T12:00+02:00", "2026-06-15T22:00+02:00"),  # Berlin: 06:00 in NY
+    (5, "open", "2026-06-15T12:00-04:00", "2026-06-15T16:00-04:00"),  # New York
+    (2, "open", "2026-06-15T12:00-07:00", "2026-06-15T13:00-07:00"),  # San Francisco
+])
+def test_market_status_is_the_worlds_now_on_new_yorks_clock(seed, status, as_of, next_close):
+    out = Runtime(DOMAIN, default_seed=seed).call("get_market_status", {}).payload
+    assert (out["status"], out["as_of"], out["next_close"]) == (status, as_of, next_close)

@@ -10,7 +10,7 @@ from servers.core.world import make_world
 from servers.video_meeting import DOMAIN
 from tests.servers.common import fails, ok, runtime_fixture
 
-HOSTED, NOT_HOSTED = "mtg_0054", "mtg_0053"  # a customer call the user hosts; a sync they don't
+HOSTED, NOT_HOSTED = "mtg_0051", "mtg_0056"  # a customer call the user hosts; a sync they don't
 
 
 rt = runtime_fixture(DOMAIN)
@@ -75,7 +75,8 @@ def test_rescheduling_resets_rsvps_but_a_title_change_does_not(rt):
     renamed = ok(rt, "update_meeting", {"meeting_id": HOSTED, "topic": "Renamed"})
     assert renamed["participants"] == before
     moved = ok(rt, "update_meeting", {"meeting_id": HOSTED, "start": "2026-06-24T09:00"})
-    assert moved["start"] == "2026-06-24T09:00" and moved["end"] == "2026-06-24T10:00"
+    # naive input is the world's local time (seed 0: Berlin, +02:00 in June)
+    assert moved["start"] == "2026-06-24T09:00+02:00" and moved["end"] == "2026-06-24T10:00+02:00"
     assert {p["rsvp"] for p in moved["participants"] if p["role"] == "attendee"} == {"pending"}
     assert moved["participants"][0]["rsvp"] == "accepted"  # the host
     fails(rt, "update_meeting", {"meeting_id": "mtg_0044", "topic": "x"}, "already took place")
@@ -114,9 +115,17 @@ def test_transcripts_filter_by_speaker_and_respect_status(rt):
 
 def test_one_running_instant_meeting_at_a_time(rt):
     first = ok(rt, "start_instant_meeting", {"topic": "Huddle", "participants": ["p_006"]})
-    assert first["status"] == "in_progress" and first["start"].startswith("2026-06-15T08:0")
+    assert first["status"] == "in_progress" and first["start"].startswith("2026-06-15T12:0")
     fails(rt, "start_instant_meeting", {"topic": "Another"}, first["meeting_id"],
            "cancel_meeting")
     ended = ok(rt, "cancel_meeting", {"meeting_id": first["meeting_id"]})
     assert ended["status"] == "ended"
     assert ok(rt, "start_instant_meeting", {"topic": "Another"})["status"] == "in_progress"
+
+
+@pytest.mark.parametrize("start", ["2026-06-22T08:00Z", "2026-06-22T08:00:00+00:00",
+                                   "2026-06-22T04:00-04:00", "2026-06-22T10:00:00"])
+def test_a_start_with_another_offset_is_converted_to_the_worlds_zone(rt, start):
+    new = ok(rt, "schedule_meeting", {"topic": "Offsets", "start": start,
+                                       "duration_minutes": 30, "participants": []})
+    assert (new["start"], new["end"]) == ("2026-06-22T10:00+02:00", "2026-06-22T10:30+02:00")
