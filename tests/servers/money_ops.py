@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from servers.core import money
@@ -32,14 +33,31 @@ def amount(rng: random.Random, s: State, lo: float = 1, hi: float = 200) -> floa
     return major
 
 
-def run_ops(rt: Runtime, makers: dict[str, ArgMaker], n: int, seed: int) -> tuple[int, int]:
-    """n random calls; returns (succeeded, failed)."""
+Call = tuple[str, dict[str, Any], dict[str, Any]]  # tool, arguments, result
+
+
+def run_ops(rt: Runtime, makers: dict[str, ArgMaker], n: int, seed: int
+            ) -> tuple[list[Call], int]:
+    """n random calls; returns the successful ones in order and the number that failed."""
     rng = random.Random(f"money-ops:{seed}")
     s = rt.session(None).state
     names = sorted(makers)
-    done = failed = 0
+    done: list[Call] = []
+    failed = 0
     for _ in range(n):
         tool = rng.choice(names)
-        out = rt.call(tool, makers[tool](rng, s))
-        done, failed = (done + 1, failed) if out.ok else (done, failed + 1)
+        args = makers[tool](rng, s)
+        out = rt.call(tool, args)
+        if out.ok:
+            done.append((tool, args, out.payload))
+        else:
+            failed += 1
     return done, failed
+
+
+def minor(value: float | int, currency: str) -> int:
+    """An amount the test sent, in minor units, computed apart from the code under test."""
+    digits = {"JPY": 0}.get(currency, 2)
+    exact = Decimal(repr(value)).scaleb(digits)
+    assert exact == exact.to_integral_value(), value
+    return int(exact)
