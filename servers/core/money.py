@@ -106,6 +106,12 @@ def percent(minor: int, rate: float | int | str | Decimal) -> int:
     return int((Decimal(int(minor)) * r / 100).to_integral_value(ROUNDING))
 
 
+def times(minor: int, factor: float | int | str | Decimal) -> int:
+    """An amount times a factor (a drift, a ratio), rounded to the minor unit (half even)."""
+    f = Decimal(repr(factor) if isinstance(factor, float) else str(factor))
+    return int((Decimal(int(minor)) * f).to_integral_value(ROUNDING))
+
+
 def split(minor: int, parts: int) -> list[int]:
     """An amount split into `parts` shares differing by at most one unit, summing exactly."""
     if parts < 1:

@@ -78,6 +78,7 @@ def test_percent_and_divide_round_half_to_even():
     assert money.percent(50, 5) == 2  # 2.5 -> 2
     assert money.percent(70, 5) == 4  # 3.5 -> 4
     assert money.divide(5, 2) == 2 and money.divide(7, 2) == 4 and money.divide(-5, 2) == -2
+    assert money.times(1000, 0.8125) == 812 and money.times(1000, 0.8135) == 814
     with pytest.raises(ZeroDivisionError):
         money.divide(1, 0)
 
