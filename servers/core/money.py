@@ -19,6 +19,12 @@ Conventions (all money servers follow them):
   `divide`); `split` hands out the remainder one minor unit at a time so parts sum exactly.
 - Seeded prices and balances are USD-like magnitudes scaled by a fixed per-currency factor
   (`SCALE`) and rounded to the minor unit (`seed`), so a JPY world's coffee costs ~600 yen.
+  Fixed fees, caps and limits written in servers as USD-like constants are scaled the same
+  way when used (`limit`), so a tool's schema never states a dollar amount.
+- A unit price finer than the minor unit (an electricity tariff per kWh) is a rate, not an
+  amount: it is kept as a Decimal string and only the amount it prices is rounded.
+- Input schemas give money arguments as `number` with `minimum` 0.01 at most; upper bounds
+  depend on the currency, so they are checked in code with a clear message, not in the schema.
 """
 
 from __future__ import annotations
