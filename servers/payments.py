@@ -1,6 +1,7 @@
 """payments: a peer-to-peer payments app (wallet, linked methods, payments, requests, refunds).
 
-The user is the world's principal; contacts are the world's other people.
+The user is the world's principal; contacts are the world's other people. Amounts are kept as
+integer minor units of the world's currency (servers.core.money) and shown in major units.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Annotated, Literal, TypedDict
 
+from servers.core import money
 from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
@@ -55,6 +57,7 @@ class Payment(TypedDict):
     counterparty_id: str
     counterparty_name: str
     amount: float
+    currency: str
     note: str
     status: str
     created_at: str
@@ -72,6 +75,7 @@ class Request(TypedDict):
     counterparty_id: str
     counterparty_name: str
     amount: float
+    currency: str
     note: str
     status: str
     created_at: str
@@ -89,7 +93,8 @@ class RequestOut(TypedDict):
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
-    s.set_var("balance", round(rng.uniform(300, 2500), 2))
+    money.remember_currency(s, world.currency)
+    s.set_var("balance", _seed(rng, 300, 2500, world))
     contacts = s.table("contacts", key="contact_id", kind="contact",
                        hint="use search_contacts to find contact ids")
     contacts.load([{"contact_id": p.id, "name": p.name, "username": p.username,
@@ -112,7 +117,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     for i in range(30):
         rows.append({"payment_id": f"pay_{i + 1:04d}",
                      "direction": rng.choice(["sent", "received"]),
-                     "counterparty_id": rng.choice(ids), "amount": round(rng.uniform(5, 250), 2),
+                     "counterparty_id": rng.choice(ids), "amount": _seed(rng, 5, 250, world),
                      "note": rng.choice(notes), "status": rng.choice(
                          ["completed"] * 6 + ["pending", "refunded"]),
                      "created_at": days_ago(world, 60 - 2 * i, rng),
@@ -123,11 +128,16 @@ def build(s: State, world: World, rng: random.Random) -> None:
                        hint="use list_payment_requests to see request ids")
     requests.load([{"request_id": f"req_{i + 1:04d}",
                     "direction": "incoming" if i % 2 == 0 else "outgoing",
-                    "counterparty_id": rng.choice(ids), "amount": round(rng.uniform(8, 120), 2),
+                    "counterparty_id": rng.choice(ids), "amount": _seed(rng, 8, 120, world),
                     "note": rng.choice(notes),
                     "status": rng.choice(["pending", "pending", "paid", "declined"]),
                     "created_at": days_ago(world, 20 - i, rng)} for i in range(20)])
     s.set_var("__seq_req", 20)
+
+
+def _seed(rng: random.Random, lo: float, hi: float, world: World) -> int:
+    """A seeded amount: a USD-like magnitude in [lo, hi] scaled to the world's currency."""
+    return money.seed(round(rng.uniform(lo, hi), 2), world.currency)
 
 
 DOMAIN = Domain("payments", "Peer-to-peer payments: wallet, contacts, payments, requests.",
@@ -141,11 +151,13 @@ def _name(s: State, contact_id: str) -> str:
 
 
 def _payment(s: State, row: Row) -> Payment:
-    return {**row, "counterparty_name": _name(s, row["counterparty_id"])}
+    return {**row, "amount": money.amount_out(s, row["amount"]),
+            "currency": money.currency_of(s), "counterparty_name": _name(s, row["counterparty_id"])}
 
 
 def _request(s: State, row: Row) -> Request:
-    return {**row, "counterparty_name": _name(s, row["counterparty_id"])}
+    return {**row, "amount": money.amount_out(s, row["amount"]),
+            "currency": money.currency_of(s), "counterparty_name": _name(s, row["counterparty_id"])}
 
 
 def _now(s: State) -> str:
@@ -154,18 +166,36 @@ def _now(s: State) -> str:
     return tick(s)
 
 
-def _debit(s: State, method_id: str, amount: float) -> None:
+def _debit(s: State, method_id: str, amount: int) -> None:
+    """Take `amount` (minor units) from the wallet when paying with it; other methods are
+    charged outside the app."""
     method = s["methods"].get(method_id)
     if method["kind"] == "wallet":
-        balance = s.var("balance")
+        balance, cur = s.var("balance"), money.currency_of(s)
         if amount > balance:
-            raise ToolError(f"insufficient wallet balance ({balance:.2f}) for {amount:.2f}; "
-                            "pay with another method from list_payment_methods")
-        s.set_var("balance", round(balance - amount, 2))
+            raise ToolError(f"insufficient wallet balance ({money.fmt(balance, cur)}) for "
+                            f"{money.fmt(amount, cur)}; pay with another method from "
+                            "list_payment_methods")
+        s.set_var("balance", balance - amount)
+
+
+MAX_AMOUNT_USD = 5000  # the most one payment or request may be, scaled to the world's currency
+
+
+def _amount_in(s: State, value: float) -> int:
+    """An input amount -> minor units: the currency's precision, above zero, within the cap."""
+    amount = money.amount_in(s, value)
+    cap, cur = money.limit(s, MAX_AMOUNT_USD), money.currency_of(s)
+    if not 0 < amount <= cap:
+        raise ToolError(f"amount {value} is out of range; use more than 0 and at most "
+                        f"{money.fmt(cap, cur)}")
+    return amount
 
 
 ContactId = Annotated[str, Arg("Contact id, e.g. 'p_004' (from search_contacts)")]
-Amount = Annotated[float, Arg("Amount in USD", minimum=0.01, maximum=5000)]
+Amount = Annotated[float, Arg(
+    "Amount in the wallet's currency (see get_wallet), in major units with at most the "
+    "currency's decimals (2 for EUR/USD, 0 for JPY), > 0", minimum=0.01)]
 Note = Annotated[str, Arg("Short note shown to the other person", max_length=140)]
 
 
@@ -174,7 +204,8 @@ def get_wallet(s: State) -> Wallet:
     """Show the user's wallet balance and default payment method."""
     default = next(m for m in s["methods"].rows() if m["is_default"])
     user = s.var("user_id")
-    return {"user_id": user, "name": "you", "balance": s.var("balance"), "currency": "USD",
+    return {"user_id": user, "name": "you", "balance": money.amount_out(s, s.var("balance")),
+            "currency": money.currency_of(s),
             "default_method_id": default["method_id"]}
 
 
@@ -225,12 +256,16 @@ def send_payment(s: State, contact_id: ContactId, amount: Amount, note: Note,
                  method_id: Annotated[str | None, Arg(
                      "Payment method id (default: the default method)")] = None) -> Payment:
     """Send money to a contact."""
+    return _send(s, contact_id, _amount_in(s, amount), note, method_id)
+
+
+def _send(s: State, contact_id: str, amount: int, note: str, method_id: str | None) -> Payment:
     s["contacts"].get(contact_id)
     method_id = method_id or next(m for m in s["methods"].rows() if m["is_default"])["method_id"]
     _debit(s, method_id, amount)
     row = s["payments"].insert({
         "payment_id": s.next_id("pay"), "direction": "sent", "counterparty_id": contact_id,
-        "amount": round(amount, 2), "note": note, "status": "completed",
+        "amount": amount, "note": note, "status": "completed",
         "created_at": _now(s), "method_id": method_id})
     return _payment(s, row)
 
@@ -239,9 +274,10 @@ def send_payment(s: State, contact_id: ContactId, amount: Amount, note: Note,
 def request_payment(s: State, contact_id: ContactId, amount: Amount, note: Note) -> Request:
     """Ask a contact to pay the user."""
     s["contacts"].get(contact_id)
+    minor = _amount_in(s, amount)
     row = s["requests"].insert({
         "request_id": s.next_id("req"), "direction": "outgoing", "counterparty_id": contact_id,
-        "amount": round(amount, 2), "note": note, "status": "pending", "created_at": _now(s)})
+        "amount": minor, "note": note, "status": "pending", "created_at": _now(s)})
     return _request(s, row)
 
 
@@ -275,7 +311,7 @@ def respond_to_request(
         raise ToolError(f"request {request_id} is already {req['status']}")
     payment_id = None
     if action == "pay":
-        paid = send_payment(s, req["counterparty_id"], req["amount"], req["note"], method_id)
+        paid = _send(s, req["counterparty_id"], req["amount"], req["note"], method_id)
         payment_id = paid["payment_id"]
     req = s["requests"].update(request_id, status="paid" if action == "pay" else "declined")
     return {"request": _request(s, req), "payment_id": payment_id}

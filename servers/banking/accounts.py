@@ -6,6 +6,7 @@ from typing import Annotated
 
 from servers.banking.common import DOMAIN, AccountId, as_account, as_card, as_txn, newest
 from servers.banking.models import AccountDetail, AccountList, AccountType
+from servers.core import money
 from servers.core.schema import Arg
 from servers.core.state import State
 
@@ -20,7 +21,7 @@ def list_accounts(
     rows = [r for r in s["accounts"].rows()
             if (type is None or r["type"] == type)
             and (include_closed or r["status"] == "open")]
-    return {"accounts": [as_account(r) for r in rows], "total": len(rows)}
+    return {"accounts": [as_account(s, r) for r in rows], "total": len(rows)}
 
 
 @DOMAIN.tool(read_only=True)
@@ -29,8 +30,8 @@ def get_account(s: State, account_id: AccountId) -> AccountDetail:
     row = s["accounts"].get(account_id)
     txns = newest(s["transactions"].rows(lambda r: r["account_id"] == account_id))
     pending = sum(r["amount"] for r in txns if r["status"] == "pending")
-    return {"account": as_account(row),
+    return {"account": as_account(s, row),
             "cards": [as_card(s, c) for c in s["cards"].rows(
                 lambda c: c["account_id"] == account_id)],
             "recent_transactions": [as_txn(s, r) for r in txns[:5]],
-            "pending_total": round(pending, 2)}
+            "pending_total": money.amount_out(s, pending), "currency": row["currency"]}

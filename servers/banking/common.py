@@ -9,7 +9,7 @@ from typing import Annotated
 
 from servers.banking.data import build
 from servers.banking.models import Account, Card, Dispute, ScheduledTransfer, Transaction
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -32,21 +32,33 @@ def parse_date(value: str, name: str) -> dt.date:
     """A plain calendar date (the one date parser: clock.parse_date)."""
     return clock.parse_date(value, name)
 
-def cents(amount: float) -> float:
-    if abs(round(amount, 2) - amount) > 1e-9:
-        raise ToolError(f"amount {amount} has more than 2 decimal places; round it to cents")
-    return round(amount, 2)
+def amount_in(s: State, value: float, max_usd: int, arg: str = "amount") -> int:
+    """An input amount -> minor units of the world's currency: refused beyond the currency's
+    decimals, at zero, or above `max_usd` USD-like units scaled to the currency."""
+    minor = money.amount_in(s, value, arg)
+    cap = money.limit(s, max_usd)
+    if not 0 < minor <= cap:
+        raise ToolError(f"{arg} {value} is out of range; use more than 0 and at most "
+                        f"{money.fmt(cap, money.currency_of(s))}")
+    return minor
+
+
+def out(s: State, minor: int | None) -> int | float | None:
+    """Minor units -> a JSON number in major units (None stays None)."""
+    return None if minor is None else money.amount_out(s, minor)
 
 
 # ----------------------------------------------------------------------------- output shapes
-def as_account(row: Row) -> Account:
-    out = {k: v for k, v in row.items() if k != "routing_number"}
-    available = row["balance"] + (row["credit_limit"] or 0.0)
-    return {**out, "available_balance": round(available, 2)}
+def as_account(s: State, row: Row) -> Account:
+    shown = {k: v for k, v in row.items() if k != "routing_number"}
+    available = row["balance"] + (row["credit_limit"] or 0)
+    return {**shown, "balance": out(s, row["balance"]),
+            "credit_limit": out(s, row["credit_limit"]), "available_balance": out(s, available)}
 
 
 def as_txn(s: State, row: Row) -> Transaction:
-    return {**row, "currency": s["accounts"].get(row["account_id"])["currency"]}
+    return {**row, "amount": out(s, row["amount"]),
+            "currency": s["accounts"].get(row["account_id"])["currency"]}
 
 
 def as_card(s: State, row: Row) -> Card:
@@ -58,11 +70,12 @@ def as_scheduled(s: State, row: Row) -> ScheduledTransfer:
         dest = s["payees"].get(row["payee_id"])["name"]
     else:
         dest = s["accounts"].get(row["to_account_id"])["name"]
-    return {**row, "destination_name": dest}
+    return {**row, "amount": out(s, row["amount"]), "destination_name": dest}
 
 
 def as_dispute(s: State, row: Row) -> Dispute:
-    return {**row, "merchant": s["transactions"].get(row["transaction_id"])["merchant"]}
+    return {**row, "amount": out(s, row["amount"]), "currency": money.currency_of(s),
+            "merchant": s["transactions"].get(row["transaction_id"])["merchant"]}
 
 
 def newest(rows: list[Row]) -> list[Row]:
@@ -87,12 +100,14 @@ def source_account(s: State, account_id: str) -> Row:
     return row
 
 
-def withdraw(s: State, row: Row, amount: float) -> None:
-    if amount > row["balance"] + 1e-9:
+def withdraw(s: State, row: Row, amount: int) -> None:
+    """Take `amount` (minor units) from the account, if its balance covers it."""
+    if amount > row["balance"]:
+        cur = row["currency"]
         raise ToolError(f"insufficient funds in {row['account_id']} ({row['name']}): balance "
-                        f"{row['balance']:.2f} {row['currency']}, needed {amount:.2f}; transfer "
-                        "money in first or use a smaller amount")
-    s["accounts"].update(row["account_id"], balance=round(row["balance"] - amount, 2))
+                        f"{money.fmt(row['balance'], cur)}, needed {money.fmt(amount, cur)}; "
+                        "transfer money in first or use a smaller amount")
+    s["accounts"].update(row["account_id"], balance=row["balance"] - amount)
 
 
 def post_txn(s: State, **fields: object) -> Row:
@@ -103,8 +118,11 @@ def post_txn(s: State, **fields: object) -> Row:
 
 
 AccountId = Annotated[str, Arg("Account id, e.g. 'acc_001' (from list_accounts)")]
-Amount = Annotated[float, Arg("Amount in the account's currency, > 0, at most 2 decimals",
-                              minimum=0.01, maximum=50000)]
+MAX_TRANSFER_USD = 50000  # caps in USD-like units, scaled to the world's currency
+MAX_PAYMENT_USD = 10000
+Amount = Annotated[float, Arg(
+    "Amount in the account's currency (its `currency` field), > 0, with at most the "
+    "currency's decimals (2 for EUR/USD, 0 for JPY)", minimum=0.01)]
 Memo = Annotated[str, Arg("Optional note shown on the statement", max_length=140)]
 DateArg = Annotated[str, Arg("Date as YYYY-MM-DD", pattern=r"\d{4}-\d{2}-\d{2}")]
 OptDate = Annotated[str | None, Arg("Date as YYYY-MM-DD (inclusive)",

@@ -2,6 +2,8 @@
 
 Everything comes from the world and the `rng` passed in, so one seed gives one state in any
 process. Balances are set directly; the transaction history is what a statement would show.
+Amounts are drawn as USD-like magnitudes, then scaled to the world's one currency and stored
+as integer minor units (servers.core.money) just before loading.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import Row, State
 from servers.core.world import World, days_ago
 
@@ -77,6 +79,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
     partner = world.people[1]
     employer = world.company(user.company_id).name
     s.set_var("user_id", user.id)
+    cur = world.currency
+    money.remember_currency(s, cur)
+
+    def minor(usd: float) -> int:
+        return money.seed(round(usd, 2), cur)
 
     accounts = s.table("accounts", key="account_id", kind="account",
                        hint="use list_accounts to see account ids")
@@ -87,23 +94,25 @@ def build(s: State, world: World, rng: random.Random) -> None:
     def opened(lo: int, hi: int) -> str:
         return (TODAY - dt.timedelta(days=rng.randint(lo, hi))).isoformat()
 
-    acct = [  # id, name, type, currency, balance, credit limit, rate, status
-        ("acc_001", "Everyday Checking", "checking", "USD", rng.uniform(2500, 6500), None, 0.01),
-        ("acc_002", f"Joint Checking (with {partner.first_name})", "checking", "USD",
+    acct = [  # id, name, type, balance (USD-like), credit limit, rate, status
+        ("acc_001", "Everyday Checking", "checking", rng.uniform(2500, 6500), None, 0.01),
+        ("acc_002", f"Joint Checking (with {partner.first_name})", "checking",
          rng.uniform(1200, 4000), None, 0.01),
-        ("acc_003", "High-Yield Savings", "savings", "USD", rng.uniform(9000, 26000), None, 4.1),
-        ("acc_004", "Emergency Fund", "savings", "USD", rng.uniform(5000, 12000), None, 3.5),
-        ("acc_005", "Euro Travel Account", "checking", "EUR", rng.uniform(400, 2200), None, 0.0),
-        ("acc_006", "Rewards Visa", "credit", "USD", -rng.uniform(600, 2400), 8000.0, 22.99),
-        ("acc_007", "Travel Mastercard", "credit", "USD", -rng.uniform(150, 900), 12000.0,
+        ("acc_003", "High-Yield Savings", "savings", rng.uniform(9000, 26000), None, 4.1),
+        ("acc_004", "Emergency Fund", "savings", rng.uniform(5000, 12000), None, 3.5),
+        ("acc_005", "Travel Account", "checking", rng.uniform(400, 2200), None, 0.0),
+        ("acc_006", "Rewards Visa", "credit", -rng.uniform(600, 2400), 8000.0, 22.99),
+        ("acc_007", "Travel Mastercard", "credit", -rng.uniform(150, 900), 12000.0,
          19.49),
-        ("acc_008", "Holiday Savings", "savings", "USD", 0.0, None, 2.0),
+        ("acc_008", "Holiday Savings", "savings", 0.0, None, 2.0),
     ]
-    accounts.load([{"account_id": a, "name": n, "type": t, "currency": c,
-                    "balance": round(b, 2), "credit_limit": lim, "interest_rate": r,
+    # one currency per world: every account is in it
+    accounts.load([{"account_id": a, "name": n, "type": t, "currency": cur,
+                    "balance": minor(b), "credit_limit": None if lim is None else minor(lim),
+                    "interest_rate": r,
                     "number_last4": last4(), "routing_number": OWN_ROUTING,
                     "status": "closed" if a == "acc_008" else "open",
-                    "opened_on": opened(400, 3000)} for a, n, t, c, b, lim, r in acct])
+                    "opened_on": opened(400, 3000)} for a, n, t, b, lim, r in acct])
 
     cards = s.table("cards", key="card_id", kind="card", hint="use list_cards to see card ids")
     card_rows = [  # id, account, kind, network, status, virtual, expires, holder
@@ -253,7 +262,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
     rows.sort(key=lambda r: (r["posted_at"], r["account_id"], r["description"]))
     txns = s.table("transactions", key="transaction_id", kind="transaction",
                    hint="use list_transactions or search_transactions to see transaction ids")
-    txns.load([{"transaction_id": f"txn_{i + 1:05d}", **r} for i, r in enumerate(rows)])
+    txns.load([{"transaction_id": f"txn_{i + 1:05d}", **r, "amount": minor(r["amount"])}
+               for i, r in enumerate(rows)])
     s.set_var("__seq_txn", len(rows))
 
     # ------------------------------------------------------------------ disputes
@@ -305,8 +315,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                       (TODAY + dt.timedelta(days=rng.randint(3, 60))).isoformat(),
                       "cancelled", rng.choice(["lessons", "loan repayment", "trip deposit"])))
     sched.load([{"scheduled_transfer_id": f"sch_{i + 1:04d}", "from_account_id": src,
-                 "to_account_id": to, "payee_id": pid, "amount": round(amount, 2),
-                 "currency": "USD", "frequency": freq,
+                 "to_account_id": to, "payee_id": pid, "amount": minor(amount),
+                 "currency": cur, "frequency": freq,
                  "next_date": date if status == "active" else None,
                  "last_run_on": date if status == "completed" else None,
                  "end_date": None, "memo": memo, "status": status,

@@ -82,6 +82,7 @@ class AccountDetail(TypedDict):
     cards: list[Card]
     recent_transactions: list[Transaction]
     pending_total: float
+    currency: str
 
 
 class TransferResult(TypedDict):
@@ -143,6 +144,7 @@ class Dispute(TypedDict):
     account_id: str
     merchant: str | None
     amount: float
+    currency: str
     reason: str
     details: str
     status: str

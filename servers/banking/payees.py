@@ -6,10 +6,12 @@ from typing import Annotated, Literal
 
 from servers.banking.common import (
     DOMAIN,
+    MAX_PAYMENT_USD,
+    Amount,
     Memo,
+    amount_in,
     as_account,
     as_txn,
-    cents,
     post_txn,
     source_account,
     withdraw,
@@ -78,18 +80,17 @@ def add_payee(
 def pay_payee(
         s: State,
         payee_id: Annotated[str, Arg("Payee id, e.g. 'pye_003' (from list_payees)")],
-        from_account_id: Annotated[str, Arg("USD checking account to pay from")],
-        amount: Annotated[float, Arg("Amount in USD, > 0, at most 2 decimals", minimum=0.01,
-                                     maximum=10000)],
+        from_account_id: Annotated[str, Arg("Checking account to pay from")],
+        amount: Amount,
         memo: Memo = "",
 ) -> PaymentResult:
     """Pay a saved payee now from a checking account (bill payment or transfer to a person)."""
     payee = s["payees"].get(payee_id)
     src = source_account(s, from_account_id)
-    if src["type"] != "checking" or src["currency"] != "USD":
-        raise ToolError(f"payees can only be paid from a USD checking account; "
-                        f"{from_account_id} is a {src['currency']} {src['type']} account")
-    amount = cents(amount)
+    if src["type"] != "checking":
+        raise ToolError(f"payees can only be paid from a checking account; "
+                        f"{from_account_id} is a {src['type']} account")
+    amount = amount_in(s, amount, MAX_PAYMENT_USD)
     withdraw(s, src, amount)
     label = "Bill payment" if payee["kind"] == "business" else "Transfer"
     txn = post_txn(s, account_id=from_account_id, description=f"{label} - {payee['name']}",
@@ -97,4 +98,4 @@ def pay_payee(
                    type="bill_payment" if payee["kind"] == "business" else "transfer_out",
                    payee_id=payee_id, memo=memo)
     return {"transaction": as_txn(s, txn),
-            "account": as_account(s["accounts"].get(from_account_id))}
+            "account": as_account(s, s["accounts"].get(from_account_id))}

@@ -8,10 +8,11 @@ from typing import Annotated, Literal
 
 from servers.banking.common import (
     DOMAIN,
+    MAX_TRANSFER_USD,
     Amount,
     Memo,
+    amount_in,
     as_scheduled,
-    cents,
     now,
     open_account,
     parse_date,
@@ -75,9 +76,10 @@ def schedule_transfer(
         if dst["currency"] != src["currency"]:
             raise ToolError(f"{from_account_id} is in {src['currency']} but {to_account_id} "
                             f"is in {dst['currency']}; use accounts in the same currency")
-    elif src["type"] != "checking" or src["currency"] != "USD":
-        raise ToolError(f"payees can only be paid from a USD checking account; "
-                        f"{from_account_id} is a {src['currency']} {src['type']} account")
+    elif src["type"] != "checking":
+        raise ToolError(f"payees can only be paid from a checking account; "
+                        f"{from_account_id} is a {src['type']} account")
+    minor = amount_in(s, amount, MAX_TRANSFER_USD)
     start = parse_date(start_date, "start_date")
     if not TODAY < start <= TODAY + dt.timedelta(days=365):
         raise ToolError(f"start_date {start_date} must be after today ({TODAY}) and within a "
@@ -90,7 +92,7 @@ def schedule_transfer(
             raise ToolError(f"end_date {end_date} must be after start_date {start_date}")
     row = s["scheduled_transfers"].insert({
         "scheduled_transfer_id": s.next_id("sch"), "from_account_id": from_account_id,
-        "to_account_id": to_account_id, "payee_id": payee_id, "amount": cents(amount),
+        "to_account_id": to_account_id, "payee_id": payee_id, "amount": minor,
         "currency": src["currency"], "frequency": frequency, "next_date": start.isoformat(),
         "last_run_on": None, "end_date": end_date, "memo": memo, "status": "active",
         "created_at": now(s)})

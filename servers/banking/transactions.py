@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from servers.banking.common import DOMAIN, OptDate, as_txn, newest, parse_date
 from servers.banking.models import Category, Transaction, TransactionList, TxnType
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -36,6 +37,8 @@ def list_transactions(
         raise ToolError(f"start_date {start_date} is after end_date {end_date}")
     if min_amount is not None and max_amount is not None and min_amount > max_amount:
         raise ToolError(f"min_amount {min_amount} is larger than max_amount {max_amount}")
+    lo = None if min_amount is None else money.amount_in(s, min_amount, "min_amount")
+    hi = None if max_amount is None else money.amount_in(s, max_amount, "max_amount")
 
     def keep(r: Row) -> bool:
         day = r["posted_at"][:10]
@@ -45,8 +48,8 @@ def list_transactions(
                 and (category is None or r["category"] == category)
                 and (type is None or r["type"] == type)
                 and (direction is None or (r["amount"] < 0) == (direction == "debit"))
-                and (min_amount is None or abs(r["amount"]) >= min_amount)
-                and (max_amount is None or abs(r["amount"]) <= max_amount))
+                and (lo is None or abs(r["amount"]) >= lo)
+                and (hi is None or abs(r["amount"]) <= hi))
 
     rows = newest(s["transactions"].rows(keep))
     return {"transactions": [as_txn(s, r) for r in rows[offset:offset + limit]],

@@ -11,9 +11,9 @@ from servers.budget.common import (
     Limit,
     Month,
     Threshold,
+    amount_in,
     as_budget,
     budget_for,
-    cents,
     editable,
 )
 from servers.budget.data import THIS_MONTH, TODAY
@@ -59,7 +59,7 @@ def create_budget(s: State, category_id: CategoryId, month: Month, limit: Limit,
                         "category; use update_budget_limit to change its limit")
     row = s["budgets"].insert({
         "budget_id": s.next_id("bud", 3), "category_id": category_id, "month": month,
-        "limit": cents(limit), "alert_threshold": alert_threshold,
+        "limit": amount_in(s, limit, "limit", 1), "alert_threshold": alert_threshold,
         "created_on": TODAY.isoformat()})
     return as_budget(s, row)
 
@@ -73,7 +73,7 @@ def update_budget_limit(
     """Change a current or future budget's monthly limit (and optionally its alert level)."""
     row = s["budgets"].get(budget_id)
     editable(row, "changed")
-    changes = {"limit": cents(limit)}
+    changes = {"limit": amount_in(s, limit, "limit", 1)}
     if alert_threshold is not None:
         changes["alert_threshold"] = alert_threshold
     return as_budget(s, s["budgets"].update(budget_id, **changes))

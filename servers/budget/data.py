@@ -1,7 +1,8 @@
 """budget: the generated initial state (categories, monthly budgets, expenses, savings goals).
 
 Everything comes from the world and the `rng` passed in, so one seed gives one state in any
-process. Expenses run from March 2026 to "today" (2026-06-15).
+process. Expenses run from March 2026 to "today" (2026-06-15). Amounts are drawn as USD-like
+magnitudes and stored as integer minor units of the world's currency (servers.core.money).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from servers.core import money
 from servers.core.state import Row, State
 from servers.core.world import World
 
@@ -62,6 +64,10 @@ def _months() -> list[dt.date]:
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
+    money.remember_currency(s, world.currency)
+
+    def minor(usd: float) -> int:
+        return money.seed(round(usd, 2), world.currency)
     cats = s.table("categories", key="category_id", kind="category",
                    hint="use list_categories to see category ids")
     cats.load([{"category_id": c, "name": n, "group": g} for c, n, g, _ in CATEGORIES])
@@ -74,7 +80,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     def add(day: dt.date, cat: str, merchant: str, amount: float, method: str,
             note: str = "") -> None:
-        rows.append({"date": day.isoformat(), "merchant": merchant, "amount": round(amount, 2),
+        rows.append({"date": day.isoformat(), "merchant": merchant, "amount": minor(amount),
                      "category_id": cat, "note": note, "payment_method": method})
 
     for month in _months():
@@ -117,7 +123,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
             n += 1
             limit = round(typical[cat] * rng.uniform(0.8, 1.2) / 5) * 5
             brow.append({"budget_id": f"bud_{n:03d}", "category_id": cat,
-                         "month": month.strftime("%Y-%m"), "limit": float(limit),
+                         "month": month.strftime("%Y-%m"), "limit": minor(limit),
                          "alert_threshold": rng.choice([75, 80, 80, 90]),
                          "created_on": (month - dt.timedelta(days=rng.randint(1, 6))
                                         ).isoformat()})
@@ -138,8 +144,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         ("Holiday gifts", 800, rng.uniform(0.0, 0.3), 6),
         ("Online data course", 450, 1.0, 1),
     ]
-    goals.load([{"goal_id": f"goal_{i + 1:03d}", "name": name, "target_amount": float(target),
-                 "saved_amount": round(target * share, 2),
+    goals.load([{"goal_id": f"goal_{i + 1:03d}", "name": name, "target_amount": minor(target),
+                 "saved_amount": minor(target * share),
                  "target_date": _add_months(TODAY, due).replace(day=1).isoformat(),
                  "status": "completed" if share >= 1 else "active",
                  "created_on": (TODAY - dt.timedelta(days=rng.randint(30, 400))).isoformat()}

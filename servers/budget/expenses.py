@@ -6,10 +6,11 @@ from typing import Annotated
 
 from servers.budget.common import (
     DOMAIN,
+    Amount,
     CategoryId,
     ExpenseId,
+    amount_in,
     as_expense,
-    cents,
     expense_date,
     month_of,
     parse_date,
@@ -24,6 +25,7 @@ from servers.budget.models import (
     ExpenseResult,
     Method,
 )
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -55,23 +57,26 @@ def list_expenses(
         raise ToolError(f"start_date {start} is after end_date {end}")
     if min_amount is not None and max_amount is not None and min_amount > max_amount:
         raise ToolError(f"min_amount {min_amount} is larger than max_amount {max_amount}")
+    lo = None if min_amount is None else money.amount_in(s, min_amount, "min_amount")
+    hi = None if max_amount is None else money.amount_in(s, max_amount, "max_amount")
     q = (merchant or "").lower()
     rows = [e for e in s["expenses"].rows()
             if (month is None or month_of(e["date"]) == month)
             and (start is None or e["date"] >= start) and (end is None or e["date"] <= end)
             and (category_id is None or e["category_id"] == category_id)
             and (q in e["merchant"].lower() or q in e["note"].lower())
-            and (min_amount is None or e["amount"] >= min_amount)
-            and (max_amount is None or e["amount"] <= max_amount)]
+            and (lo is None or e["amount"] >= lo)
+            and (hi is None or e["amount"] <= hi)]
     rows.sort(key=lambda e: (e["date"], e["expense_id"]), reverse=True)
     return {"expenses": [as_expense(s, e) for e in rows[offset:offset + limit]],
-            "total": len(rows), "total_amount": round(sum(e["amount"] for e in rows), 2)}
+            "total": len(rows), "total_amount": money.amount_out(s, sum(e["amount"] for e in rows)),
+            "currency": money.currency_of(s)}
 
 
 @DOMAIN.tool(read_only=False)
 def add_expense(
         s: State,
-        amount: Annotated[float, Arg("Amount in USD", minimum=0.01, maximum=100000)],
+        amount: Amount,
         merchant: Annotated[str, Arg("Where the money was spent", min_length=2,
                                      max_length=80)],
         category_id: CategoryId,
@@ -85,7 +90,7 @@ def add_expense(
     day = expense_date(date) if date is not None else TODAY.isoformat()
     row = s["expenses"].insert({
         "expense_id": s.next_id("exp"), "date": day, "merchant": merchant.strip(),
-        "amount": cents(amount), "category_id": category_id, "note": note,
+        "amount": amount_in(s, amount), "category_id": category_id, "note": note,
         "payment_method": payment_method})
     return {"expense": as_expense(s, row), "budget": with_budget(s, row)}
 
@@ -94,8 +99,9 @@ def add_expense(
 def update_expense(
         s: State,
         expense_id: ExpenseId,
-        amount: Annotated[float | None, Arg("New amount in USD", minimum=0.01,
-                                            maximum=100000)] = None,
+        amount: Annotated[float | None, Arg(
+            "New amount in the world's currency, > 0, with at most its decimals",
+            minimum=0.01)] = None,
         merchant: Annotated[str | None, Arg("New merchant", min_length=2, max_length=80)] = None,
         category_id: Annotated[str | None, Arg("Move it to this category")] = None,
         date: Annotated[str | None, Arg("New date, YYYY-MM-DD", pattern=DATE_RE)] = None,
@@ -111,7 +117,7 @@ def update_expense(
                                  ("category_id", category_id), ("note", note),
                                  ("payment_method", payment_method)) if v is not None}
     if amount is not None:
-        changes["amount"] = cents(amount)
+        changes["amount"] = amount_in(s, amount)
     if date is not None:
         changes["date"] = expense_date(date)
     if not changes:

@@ -28,6 +28,7 @@ class Budget(TypedDict):
     limit: float
     spent: float
     remaining: float
+    currency: str
     percent_used: float
     alert_threshold: int
     status: str
@@ -44,6 +45,7 @@ class Expense(TypedDict):
     date: str
     merchant: str
     amount: float
+    currency: str
     category_id: str
     category_name: str
     note: str
@@ -54,6 +56,7 @@ class ExpenseList(TypedDict):
     expenses: list[Expense]
     total: int
     total_amount: float
+    currency: str
 
 
 class ExpenseResult(TypedDict):
@@ -79,12 +82,14 @@ class CategorySpending(TypedDict):
     budget_id: str | None
     limit: float | None
     remaining: float | None
+    currency: str
 
 
 class Summary(TypedDict):
     month: str
     total_spent: float
     total_budgeted: float
+    currency: str
     expense_count: int
     categories: list[CategorySpending]
     over_budget_category_ids: list[str]
@@ -98,6 +103,7 @@ class Goal(TypedDict):
     target_amount: float
     saved_amount: float
     remaining: float
+    currency: str
     percent_complete: float
     target_date: str
     monthly_needed: float
@@ -108,3 +114,4 @@ class Goal(TypedDict):
 class GoalList(TypedDict):
     goals: list[Goal]
     total_saved: float
+    currency: str

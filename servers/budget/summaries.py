@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from servers.budget.common import DOMAIN, month_of, spent_in
+from servers.budget.common import DOMAIN, month_of, out, spent_in
 from servers.budget.data import THIS_MONTH
 from servers.budget.models import MONTH_RE, CategorySpending, Summary
+from servers.core import money
 from servers.core.schema import Arg
 from servers.core.state import State
 
@@ -22,28 +23,29 @@ def get_spending_summary(
     year, mon = int(month[:4]), int(month[5:])
     prev = f"{year - (mon == 1)}-{12 if mon == 1 else mon - 1:02d}"
     expenses = [e for e in s["expenses"].rows() if month_of(e["date"]) == month]
-    total = round(sum(e["amount"] for e in expenses), 2)
+    total = sum(e["amount"] for e in expenses)  # minor units, exact
+    cur = money.currency_of(s)
     budgets = {b["category_id"]: b for b in s["budgets"].rows(lambda b: b["month"] == month)}
-    out: list[CategorySpending] = []
+    rows: list[CategorySpending] = []
     for cat in s["categories"].rows():
         spent, count = spent_in(s, cat["category_id"], month)
         bud = budgets.get(cat["category_id"])
         if not count and bud is None:
             continue
-        out.append({"category_id": cat["category_id"], "name": cat["name"], "spent": spent,
-                    "expense_count": count,
-                    "share_percent": round(100 * spent / total, 1) if total else 0.0,
-                    "budget_id": bud["budget_id"] if bud else None,
-                    "limit": bud["limit"] if bud else None,
-                    "remaining": round(bud["limit"] - spent, 2) if bud else None})
-    out.sort(key=lambda c: (-c["spent"], c["category_id"]))
-    before = round(sum(e["amount"] for e in s["expenses"].rows()
-                       if month_of(e["date"]) == prev), 2)
-    return {"month": month, "total_spent": total,
-            "total_budgeted": round(sum(b["limit"] for b in budgets.values()), 2),
-            "expense_count": len(expenses), "categories": out,
-            "over_budget_category_ids": [c["category_id"] for c in out
+        rows.append({"category_id": cat["category_id"], "name": cat["name"],
+                     "spent": out(s, spent), "expense_count": count,
+                     "share_percent": round(100 * spent / total, 1) if total else 0.0,
+                     "budget_id": bud["budget_id"] if bud else None,
+                     "limit": out(s, bud["limit"]) if bud else None,
+                     "remaining": out(s, bud["limit"] - spent) if bud else None,
+                     "currency": cur})
+    rows.sort(key=lambda c: (-c["spent"], c["category_id"]))
+    before = sum(e["amount"] for e in s["expenses"].rows() if month_of(e["date"]) == prev)
+    return {"month": month, "total_spent": out(s, total),
+            "total_budgeted": out(s, sum(b["limit"] for b in budgets.values())),
+            "currency": cur, "expense_count": len(expenses), "categories": rows,
+            "over_budget_category_ids": [c["category_id"] for c in rows
                                          if c["remaining"] is not None and c["remaining"] < 0],
-            "previous_month_total": before,
+            "previous_month_total": out(s, before),
             "change_from_previous_percent": round(100 * (total - before) / before, 1)
             if before else None}

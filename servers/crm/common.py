@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.crm.data import CURRENCY, OPEN_STAGES, PROBABILITY, TODAY, TRANSITIONS, build
+from servers.crm.data import OPEN_STAGES, PROBABILITY, TODAY, TRANSITIONS, build
 from servers.crm.models import Account, Activity, Contact, Deal, Task
 
 DOMAIN = Domain("crm", "A sales CRM: accounts (companies), contacts (people), deals through "
@@ -71,7 +72,15 @@ def account_out(s: State, row: Row) -> Account:
             "contact_count": len(s["contacts"].rows(
                 lambda c: c["account_id"] == row["account_id"])),
             "open_deal_count": len(deals),
-            "open_pipeline_amount": round(sum(d["amount"] for d in deals), 2)}
+            "annual_revenue": money.amount_out(s, row["annual_revenue"]),
+            "open_pipeline_amount": money.amount_out(s, sum(d["amount"] for d in deals)),
+            "currency": money.currency_of(s)}
+
+
+def weighted(rows: list[Row]) -> int:
+    """Probability-weighted value in minor units: each deal's share rounded half to even
+    (as deal_out shows it), then summed, so the parts add up to the total."""
+    return sum(money.percent(d["amount"], PROBABILITY[d["stage"]]) for d in rows)
 
 
 def contact_out(s: State, row: Row) -> Contact:
@@ -86,8 +95,8 @@ def deal_out(s: State, row: Row) -> Deal:
     return {**out, "account_name": s["accounts"].get(row["account_id"])["name"],
             "primary_contact_name": contact["name"] if contact else None,
             "owner_name": rep(s, row["owner_id"])["name"], "probability": probability,
-            "currency": CURRENCY,
-            "weighted_amount": round(row["amount"] * probability / 100, 2),
+            "amount": money.amount_out(s, row["amount"]), "currency": money.currency_of(s),
+            "weighted_amount": money.amount_out(s, weighted([row])),
             "allowed_next_stages": list(TRANSITIONS[row["stage"]])}
 
 

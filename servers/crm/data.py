@@ -10,11 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from servers.core import money
 from servers.core.state import State
 from servers.core.world import CITIES, World, days_ago
 
 TODAY = dt.date(2026, 6, 15)  # REFERENCE_DATE of every world
-CURRENCY = "USD"
 
 # Stage -> win probability (%), and the transitions a sales process allows.
 STAGES = ["prospecting", "qualification", "proposal", "negotiation", "closed_won",
@@ -68,6 +68,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     team = [user] + [p for p in world.people[1:] if p.company_id == user.company_id]
     s.set_var("user_id", user.id)
+    cur = world.currency  # deal values and revenues: USD-like magnitudes scaled to it
+    money.remember_currency(s, cur)
     reps = s.table("reps", key="user_id", kind="sales rep",
                    hint="owner and assignee ids are sales reps' person ids; "
                         "get_pipeline_summary lists every rep under 'owners'")
@@ -85,7 +87,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
             "account_id": c.id, "name": c.name, "domain": c.domain,
             "website": f"https://www.{c.domain}", "industry": c.industry, "city": c.city,
             "country": COUNTRY.get(c.city, ""), "type": kind, "employees": employees,
-            "annual_revenue": float(round(employees * rng.uniform(90, 260)) * 1000),
+            "annual_revenue": money.seed(round(employees * rng.uniform(90, 260)) * 1000, cur),
             "owner_id": rng.choice(rep_ids)})
     acc_by_id = {a["account_id"]: a for a in acc_rows}
 
@@ -136,8 +138,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         deal_rows.append({
             "deal_id": f"dl_{i + 1:04d}", "name": name, "account_id": acc["account_id"],
             "primary_contact_id": contact["contact_id"], "owner_id": owner, "stage": stage,
-            "amount": float(min(400_000, max(5000, round(rng.lognormvariate(10.8, 0.8) / 500)
-                                                 * 500))),
+            "amount": money.seed(min(400_000, max(5000, round(rng.lognormvariate(10.8, 0.8)
+                                                              / 500) * 500)), cur),
             "close_date": _date(close_in),
             "next_step": None if closed else rng.choice(NEXT_STEPS),
             "lost_reason": rng.choice(LOST_REASONS) if stage == "closed_lost" else None,

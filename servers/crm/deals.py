@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -23,11 +24,26 @@ from servers.crm.common import (
     now,
     rep,
     task_out,
+    weighted,
 )
-from servers.crm.data import CURRENCY, OPEN_STAGES, PROBABILITY, STAGES, TODAY, TRANSITIONS
+from servers.crm.data import OPEN_STAGES, STAGES, TODAY, TRANSITIONS
 from servers.crm.models import Deal, DealDetail, DealList, PipelineSummary
 
-Amount = Annotated[float, Arg("Deal value in USD", minimum=100, maximum=10_000_000)]
+Amount = Annotated[float, Arg(
+    "Deal value in the world's currency (see any deal's `currency`), with at most its "
+    "decimals (2 for EUR/USD, 0 for JPY)", minimum=0.01)]
+MIN_DEAL_USD, MAX_DEAL_USD = 100, 10_000_000  # scaled to the world's currency
+
+
+def _amount_in(s: State, value: float) -> int:
+    """A deal value -> minor units: the currency's precision, within the scaled bounds."""
+    minor = money.amount_in(s, value)
+    low, high = money.limit(s, MIN_DEAL_USD), money.limit(s, MAX_DEAL_USD)
+    if not low <= minor <= high:
+        cur = money.currency_of(s)
+        raise ToolError(f"amount {value} is out of range; use at least {money.fmt(low, cur)} "
+                        f"and at most {money.fmt(high, cur)}")
+    return minor
 DealName = Annotated[str, Arg("Deal name, e.g. 'NorthMotors - Fleet analytics pilot'",
                               min_length=3, max_length=120)]
 StageFilter = Literal["open", "prospecting", "qualification", "proposal", "negotiation",
@@ -65,8 +81,8 @@ def list_deals(
                                                    pattern=DATE)] = None,
         close_date_to: Annotated[str | None, Arg("Close date on or before (YYYY-MM-DD)",
                                                  pattern=DATE)] = None,
-        min_amount: Annotated[float | None, Arg("Only deals worth at least this (USD)",
-                                                minimum=0)] = None,
+        min_amount: Annotated[float | None, Arg(
+            "Only deals worth at least this (the world's currency)", minimum=0)] = None,
         sort: Annotated[Literal["close_date", "amount_desc", "newest"], Arg(
             "Order of results")] = "close_date",
         limit: Limit = 20) -> DealList:
@@ -81,6 +97,7 @@ def list_deals(
     hi = parse_date(close_date_to, "close_date_to").isoformat() if close_date_to else None
     if lo and hi and lo > hi:
         raise ToolError(f"close_date_from {lo} is after close_date_to {hi}")
+    least = None if min_amount is None else money.amount_in(s, min_amount, "min_amount")
     rows = [d for d in s["deals"].rows()
             if (stage is None or d["stage"] == stage
                 or (stage == "open" and d["stage"] in OPEN_STAGES))
@@ -88,13 +105,14 @@ def list_deals(
             and (account_id is None or d["account_id"] == account_id)
             and (contact_id is None or d["primary_contact_id"] == contact_id)
             and (lo is None or d["close_date"] >= lo) and (hi is None or d["close_date"] <= hi)
-            and (min_amount is None or d["amount"] >= min_amount)]
+            and (least is None or d["amount"] >= least)]
     key = {"close_date": lambda d: (d["close_date"], d["deal_id"]),
            "amount_desc": lambda d: (-d["amount"], d["deal_id"]),
            "newest": lambda d: (d["created_at"], d["deal_id"])}[sort]
     rows.sort(key=key, reverse=sort == "newest")
     return {"deals": [deal_out(s, d) for d in rows[:limit]], "total": len(rows),
-            "total_amount": round(sum(d["amount"] for d in rows), 2)}
+            "total_amount": money.amount_out(s, sum(d["amount"] for d in rows)),
+            "currency": money.currency_of(s)}
 
 
 @DOMAIN.tool(read_only=True)
@@ -126,6 +144,7 @@ def create_deal(
     account = s["accounts"].get(account_id)
     if primary_contact_id is not None:
         check_contact_in_account(s, primary_contact_id, account_id)
+    minor = _amount_in(s, amount)
     owner = owner_id or s.var("user_id")
     rep(s, owner)
     if account["type"] == "internal":
@@ -144,7 +163,7 @@ def create_deal(
     row = s["deals"].insert({
         "deal_id": s.next_id("dl"), "name": name, "account_id": account_id,
         "primary_contact_id": primary_contact_id, "owner_id": owner, "stage": stage,
-        "amount": round(amount, 2), "close_date": close, "next_step": next_step,
+        "amount": minor, "close_date": close, "next_step": next_step,
         "lost_reason": None, "created_at": when, "closed_at": None, "stage_history": history})
     return deal_out(s, row)
 
@@ -196,8 +215,9 @@ def update_deal_stage(
 def update_deal(
         s: State, deal_id: DealId,
         name: Annotated[str | None, Arg("New deal name", min_length=3, max_length=120)] = None,
-        amount: Annotated[float | None, Arg("New deal value in USD", minimum=100,
-                                            maximum=10_000_000)] = None,
+        amount: Annotated[float | None, Arg(
+            "New deal value in the world's currency, with at most its decimals",
+            minimum=0.01)] = None,
         close_date: Annotated[str | None, Arg("New expected close date (YYYY-MM-DD), today "
                                               "or later", pattern=DATE)] = None,
         owner_id: Annotated[str | None, Arg("Reassign to this sales rep (person id)")] = None,
@@ -213,7 +233,7 @@ def update_deal(
         check_contact_in_account(s, primary_contact_id, deal["account_id"])
     _locked(deal)
     changes = {k: v for k, v in (("name", name and clean(name, "name")),
-                                 ("amount", amount),
+                                 ("amount", None if amount is None else _amount_in(s, amount)),
                                  ("owner_id", owner_id),
                                  ("primary_contact_id", primary_contact_id),
                                  ("next_step", next_step)) if v is not None}
@@ -250,15 +270,17 @@ def get_pipeline_summary(
              if (lo is None or d["close_date"] >= lo) and (hi is None or d["close_date"] <= hi)]
     mine = [d for d in deals if owner_id is None or d["owner_id"] == owner_id]
 
-    def weighted(rows: list[dict]) -> float:
-        return round(sum(d["amount"] * PROBABILITY[d["stage"]] / 100 for d in rows), 2)
+    cur = money.currency_of(s)
+
+    def out(minor: int) -> int | float:
+        return money.to_major(minor, cur)
 
     stages = []
     for stage in STAGES:
         rows = [d for d in mine if d["stage"] == stage]
-        stages.append({"stage": stage, "count": len(rows),
-                       "amount": round(sum(d["amount"] for d in rows), 2),
-                       "weighted_amount": weighted(rows)})
+        stages.append({"stage": stage, "count": len(rows), "currency": cur,
+                       "amount": out(sum(d["amount"] for d in rows)),
+                       "weighted_amount": out(weighted(rows))})
     owners = []
     for r in sorted(s["reps"].rows(), key=lambda r: r["user_id"]):
         if owner_id is not None and r["user_id"] != owner_id:
@@ -267,18 +289,18 @@ def get_pipeline_summary(
         open_ = [d for d in theirs if d["stage"] in OPEN_STAGES]
         won = [d for d in theirs if d["stage"] == "closed_won"]
         owners.append({"owner_id": r["user_id"], "owner_name": r["name"], "email": r["email"],
-                       "open_deals": len(open_), "open_amount": round(
-                           sum(d["amount"] for d in open_), 2),
-                       "weighted_amount": weighted(open_), "won_deals": len(won),
-                       "won_amount": round(sum(d["amount"] for d in won), 2)})
+                       "open_deals": len(open_), "currency": cur,
+                       "open_amount": out(sum(d["amount"] for d in open_)),
+                       "weighted_amount": out(weighted(open_)), "won_deals": len(won),
+                       "won_amount": out(sum(d["amount"] for d in won))})
     open_rows = [d for d in mine if d["stage"] in OPEN_STAGES]
     won = [d for d in mine if d["stage"] == "closed_won"]
     lost = [d for d in mine if d["stage"] == "closed_lost"]
-    return {"currency": CURRENCY, "owner_id": owner_id, "close_date_from": lo,
+    return {"currency": cur, "owner_id": owner_id, "close_date_from": lo,
             "close_date_to": hi, "stages": stages, "owners": owners,
             "open_deals": len(open_rows),
-            "open_amount": round(sum(d["amount"] for d in open_rows), 2),
-            "weighted_amount": weighted(open_rows),
-            "won_amount": round(sum(d["amount"] for d in won), 2),
-            "lost_amount": round(sum(d["amount"] for d in lost), 2),
+            "open_amount": out(sum(d["amount"] for d in open_rows)),
+            "weighted_amount": out(weighted(open_rows)),
+            "won_amount": out(sum(d["amount"] for d in won)),
+            "lost_amount": out(sum(d["amount"] for d in lost)),
             "win_rate": round(len(won) / (len(won) + len(lost)), 3) if won or lost else None}

@@ -21,6 +21,7 @@ class Account(TypedDict):
     contact_count: int
     open_deal_count: int
     open_pipeline_amount: float
+    currency: str
 
 
 class AccountList(TypedDict):
@@ -77,6 +78,7 @@ class DealList(TypedDict):
     deals: list[Deal]
     total: int
     total_amount: float
+    currency: str
 
 
 class StageChange(TypedDict):
@@ -155,6 +157,7 @@ class StageSummary(TypedDict):
     count: int
     amount: float
     weighted_amount: float
+    currency: str
 
 
 class OwnerSummary(TypedDict):
@@ -166,6 +169,7 @@ class OwnerSummary(TypedDict):
     weighted_amount: float
     won_deals: int
     won_amount: float
+    currency: str
 
 
 class PipelineSummary(TypedDict):

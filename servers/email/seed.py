@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from servers.core import money
 from servers.core.state import Row, State
 from servers.core.world import REFERENCE_DATE, World, days_ago
 
@@ -22,7 +23,7 @@ INBOUND = [
      "the draft agenda: 1) Q2 recap, 2) hiring plan, 3) roadmap priorities. Anything to add?"
      "\n\nBest,\n{me}", ["work"], "inbox", []),
     ("Invoice INV-{num} from {company}", "Hello,\n\nPlease find attached invoice INV-{num} for "
-     "{amount} EUR, due on {due}.\n\nKind regards,\n{me}\n{company}", ["finance"], "receipts",
+     "{amount}, due on {due}.\n\nKind regards,\n{me}\n{company}", ["finance"], "receipts",
      [("INV-{num}.pdf", "application/pdf", 84)]),
     ("Lunch at {place} this week?", "Hey {first},\n\nWant to grab lunch at {place} on "
      "Wednesday or Thursday? Around 12:30 works for me.\n\n{me}", ["personal"], "inbox", []),
@@ -59,7 +60,7 @@ INBOUND = [
     ("Conference in {city}: speaker slot", "Dear {first},\n\nWe'd love to have you speak at the "
      "{industry} summit in {city} in September. Could you confirm by the end of the month?"
      "\n\nBest regards,\n{me}", ["work", "travel"], "inbox", []),
-    ("Receipt for your order #{num}", "Thanks for your order #{num} ({amount} EUR). It will "
+    ("Receipt for your order #{num}", "Thanks for your order #{num} ({amount}). It will "
      "ship within 2 business days.\n\n{company}", ["finance"], "receipts",
      [("Receipt_{num}.pdf", "application/pdf", 41)]),
     ("Can we move our call?", "Hi {first},\n\nSomething came up; could we move our call to "
@@ -122,7 +123,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
         fill = {"first": user.first_name, "me": sender.first_name, "company": company.name,
                 "place": rng.choice(local).name, "city": rng.choice(away),
                 "industry": company.industry.capitalize(), "num": str(rng.randint(1000, 9999)),
-                "amount": f"{rng.uniform(40, 4800):.2f}",
+                # invoices and receipts in the world's one currency (servers.core.money)
+                "amount": money.fmt(money.seed(round(rng.uniform(40, 4800), 2), world.currency),
+                                    world.currency),
                 "due": (REFERENCE_DATE + dt.timedelta(days=rng.randint(5, 30))).isoformat()}
         from_email, from_name = sender.email, sender.name
         if "newsletters" in labels or subject.startswith("Receipt"):

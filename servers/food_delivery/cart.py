@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -13,6 +14,7 @@ from servers.food_delivery.common import (
     DOMAIN,
     cart_lines,
     cart_out,
+    cart_state,
     clock,
     order_out,
     promo_problem,
@@ -88,6 +90,9 @@ def switch_restaurant(s: State, restaurant_id: str, replace_cart: bool) -> str |
                         "empty it and start a new cart")
     _empty_cart(s)
     return f"emptied the cart of items from {name}"
+
+
+MAX_TIP_USD = 50  # the most a tip may be, scaled to the world's currency
 
 
 @DOMAIN.tool(read_only=False)
@@ -221,14 +226,20 @@ def checkout(
                                        "list_saved_addresses)")],
         payment_method_id: Annotated[str, Arg("Payment method id, e.g. 'pm_0001' (from "
                                               "list_payment_methods)")],
-        tip: Annotated[float, Arg("Courier tip in USD", minimum=0, maximum=50)] = 0.0,
+        tip: Annotated[float, Arg(
+            "Courier tip in the world's currency (see the cart's `currency`), with at most "
+            "its decimals; at most 50 USD-like units", minimum=0)] = 0,
         instructions: Annotated[str, Arg("Notes for the restaurant or courier",
                                          max_length=200)] = "") -> Order:
     """Place the order in the cart: delivered to a saved address in the restaurant's city,
     paid with a payment method; the restaurant must be open and the minimum order met."""
     address = s["addresses"].get(address_id)
     method = s["payment_methods"].get(payment_method_id)
-    cart = cart_out(s)
+    cart, cur = cart_state(s), money.currency_of(s)
+    tip_minor = money.amount_in(s, tip, "tip")
+    if tip_minor > money.limit(s, MAX_TIP_USD):
+        raise ToolError(f"tip {tip} is above the most a tip may be "
+                        f"({money.fmt(money.limit(s, MAX_TIP_USD), cur)})")
     if not cart["lines"]:
         raise ToolError("the cart is empty; add_to_cart first")
     rest = s["restaurants"].get(cart["restaurant_id"])
@@ -248,9 +259,9 @@ def checkout(
         raise ToolError(f"{rest['name']} is closed right now ({why}); order from a restaurant "
                         "that is open (search_restaurants with open_now=true)")
     if cart["subtotal"] < rest["min_order"]:
-        raise ToolError(f"{rest['name']} has a ${rest['min_order']:.2f} minimum order; the "
-                        f"subtotal is ${cart['subtotal']:.2f}, add "
-                        f"${rest['min_order'] - cart['subtotal']:.2f} more")
+        raise ToolError(f"{rest['name']} has a {money.fmt(rest['min_order'], cur)} minimum "
+                        f"order; the subtotal is {money.fmt(cart['subtotal'], cur)}, add "
+                        f"{money.fmt(rest['min_order'] - cart['subtotal'], cur)} more")
     stamp = tick(s)
     eta = dt.datetime.fromisoformat(stamp) + dt.timedelta(minutes=rest["delivery_min"])
     code = cart["promo_code"]
@@ -263,12 +274,12 @@ def checkout(
                                       "line_total")} for ln in cart["lines"]],
         "subtotal": cart["subtotal"], "promo_code": code, "discount": cart["discount"],
         "delivery_fee": cart["delivery_fee"], "service_fee": cart["service_fee"],
-        "tip": round(tip, 2), "total": round(cart["total"] + tip, 2),
+        "tip": tip_minor, "total": cart["total"] + tip_minor,
         "address_id": address_id, "payment_method_id": payment_method_id, "status": "placed",
         "placed_at": stamp, "estimated_delivery_at": eta.isoformat(timespec="minutes"),
         "courier_name": None, "history": [{"status": "placed", "at": stamp}], "rating": None,
         "review": None, "instructions": instructions or address["instructions"],
-        "cancel_reason": None, "refund_amount": 0.0})
+        "cancel_reason": None, "refund_amount": 0})
     _empty_cart(s)
     return order_out(s, order)
 

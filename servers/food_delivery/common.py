@@ -6,11 +6,12 @@ import datetime as dt
 from typing import Annotated
 
 from servers.core import clock as world_clock
+from servers.core import money
 from servers.core.domain import Domain
 from servers.core.schema import Arg
 from servers.core.state import Row, State
 from servers.food_delivery.data import build, is_open, service_fee
-from servers.food_delivery.models import Cart, CartLine, Order, RestaurantSummary
+from servers.food_delivery.models import Cart, MenuItem, Order, RestaurantSummary
 
 DOMAIN = Domain("food_delivery", "Food delivery from restaurants and cafes: search, menus, "
                 "cart, promo codes, checkout, order tracking, cancellation, ratings, reorders "
@@ -38,19 +39,35 @@ def restaurant_out(s: State, r: Row) -> RestaurantSummary:
     return {"restaurant_id": r["restaurant_id"], "place_id": r["place_id"], "name": r["name"],
             "kind": r["kind"], "cuisine": r["cuisine"], "city": r["city"],
             "address": r["address"], "rating": r["rating"], "review_count": r["review_count"],
-            "price_level": r["price_level"], "delivery_fee": r["delivery_fee"],
-            "min_order": r["min_order"], "delivery_min": r["delivery_min"],
+            "price_level": r["price_level"], "delivery_fee": out(s, r["delivery_fee"]),
+            "min_order": out(s, r["min_order"]), "currency": money.currency_of(s),
+            "delivery_min": r["delivery_min"],
             "open_now": is_open(r, clock(s)), "hours": hours,
             "accepts_cash": r["accepts_cash"]}
 
 
-def unit_price(item: Row, options: list[str]) -> float:
+def out(s: State, minor: int | None) -> int | float | None:
+    """Minor units -> a JSON number in major units (None stays None)."""
+    return None if minor is None else money.amount_out(s, minor)
+
+
+def menu_item_out(s: State, item: Row) -> MenuItem:
+    cur = money.currency_of(s)
+    keep = ("item_id", "name", "category", "description", "vegetarian", "available")
+    return {**{k: item[k] for k in keep}, "price": out(s, item["price"]), "currency": cur,
+            "option_groups": [{**g, "choices": [{**c, "price": out(s, c["price"]),
+                                                 "currency": cur} for c in g["choices"]]}
+                              for g in item["option_groups"]]}
+
+
+def unit_price(item: Row, options: list[str]) -> int:
     extra = sum(c["price"] for g in item["option_groups"] for c in g["choices"]
                 if c["name"] in options)
-    return round(item["price"] + extra, 2)
+    return item["price"] + extra
 
 
-def cart_lines(s: State) -> list[CartLine]:
+def cart_lines(s: State) -> list[Row]:
+    """The cart's lines with prices in minor units (cart_out shows them)."""
     out = []
     for row in sorted(s["cart"].rows(), key=lambda r: r["line_id"]):
         item = s["menu_items"].get(row["item_id"])
@@ -58,11 +75,11 @@ def cart_lines(s: State) -> list[CartLine]:
         out.append({"line_id": row["line_id"], "item_id": item["item_id"],
                     "name": item["name"], "options": row["options"], "unit_price": price,
                     "quantity": row["quantity"],
-                    "line_total": round(price * row["quantity"], 2)})
+                    "line_total": price * row["quantity"]})
     return out
 
 
-def promo_problem(s: State, promo: Row, subtotal: float) -> str | None:
+def promo_problem(s: State, promo: Row, subtotal: int) -> str | None:
     """Why the promo cannot apply to the current cart (None when it can)."""
     code = promo["code"]
     if promo["expires"] < clock(s).date().isoformat():
@@ -73,22 +90,25 @@ def promo_problem(s: State, promo: Row, subtotal: float) -> str | None:
     if promo["cuisine"] and rid and s["restaurants"].get(rid)["cuisine"] != promo["cuisine"]:
         return f"promo code {code} is only valid at {promo['cuisine']} restaurants"
     if subtotal < promo["min_subtotal"]:
-        return (f"promo code {code} needs a subtotal of at least ${promo['min_subtotal']:.2f}; "
-                f"the cart has ${subtotal:.2f}")
+        cur = money.currency_of(s)
+        return (f"promo code {code} needs a subtotal of at least "
+                f"{money.fmt(promo['min_subtotal'], cur)}; the cart has "
+                f"{money.fmt(subtotal, cur)}")
     return None
 
 
-def discount_for(promo: Row, subtotal: float) -> float:
+def discount_for(promo: Row, subtotal: int) -> int:
+    """The promo's discount in minor units; a percentage rounds half to even."""
     if promo["kind"] == "percent":
-        off = round(subtotal * promo["value"] / 100, 2)
+        off = money.percent(subtotal, promo["value"])
         return min(off, promo["max_discount"]) if promo["max_discount"] else off
     if promo["kind"] == "fixed":
-        return float(min(promo["value"], subtotal))
-    return 0.0  # free delivery
+        return min(promo["value"], subtotal)
+    return 0  # free delivery
 
 
-def subtotal_of(lines: list[CartLine]) -> float:
-    return round(sum((ln["line_total"] for ln in lines), 0.0), 2)
+def subtotal_of(lines: list[Row]) -> int:
+    return sum(ln["line_total"] for ln in lines)
 
 
 def recheck_promo(s: State) -> str | None:
@@ -103,23 +123,38 @@ def recheck_promo(s: State) -> str | None:
     return f"{problem}, so it was removed from the cart"
 
 
-def cart_out(s: State, notice: str | None = None) -> Cart:
+def cart_state(s: State) -> Row:
+    """The cart with every amount in minor units (cart_out shows it)."""
     lines = cart_lines(s)
     rid = s.var("cart_restaurant_id")
     rest = s["restaurants"].get(rid) if rid else None
     subtotal = subtotal_of(lines)
     code = s.var("promo_code")
     promo = s["promos"].get(code) if code else None
-    discount = discount_for(promo, subtotal) if promo else 0.0
-    fee = 0.0 if not lines or (promo and promo["kind"] == "free_delivery") else (
+    discount = discount_for(promo, subtotal) if promo else 0
+    fee = 0 if not lines or (promo and promo["kind"] == "free_delivery") else (
         rest["delivery_fee"])
-    svc = service_fee(subtotal) if lines else 0.0
-    total = round(subtotal - discount + fee + svc, 2) if lines else 0.0
+    svc = service_fee(subtotal, money.currency_of(s)) if lines else 0
+    total = subtotal - discount + fee + svc if lines else 0
     return {"restaurant_id": rid, "restaurant_name": rest["name"] if rest else None,
-            "lines": lines, "item_count": sum(ln["quantity"] for ln in lines),
-            "subtotal": subtotal, "promo_code": code, "discount": discount,
+            "lines": lines, "subtotal": subtotal, "promo_code": code, "discount": discount,
             "delivery_fee": fee, "service_fee": svc, "total": total,
-            "min_order": rest["min_order"] if rest else None, "notice": notice}
+            "min_order": rest["min_order"] if rest else None}
+
+
+def _lines_out(s: State, lines: list[Row]) -> list:
+    cur = money.currency_of(s)
+    return [{**ln, "unit_price": out(s, ln["unit_price"]),
+             "line_total": out(s, ln["line_total"]), "currency": cur} for ln in lines]
+
+
+def cart_out(s: State, notice: str | None = None) -> Cart:
+    cart = cart_state(s)
+    money_keys = ("subtotal", "discount", "delivery_fee", "service_fee", "total", "min_order")
+    return {**cart, **{k: out(s, cart[k]) for k in money_keys},
+            "lines": _lines_out(s, cart["lines"]),
+            "item_count": sum(ln["quantity"] for ln in cart["lines"]),
+            "currency": money.currency_of(s), "notice": notice}
 
 
 def address_text(s: State, address_id: str) -> str:
@@ -132,5 +167,9 @@ def order_out(s: State, row: Row) -> Order:
             "lines", "subtotal", "promo_code", "discount", "delivery_fee", "service_fee", "tip",
             "total", "address_id", "payment_method_id", "instructions", "rating", "review",
             "cancel_reason", "refund_amount")
-    out = {k: row[k] for k in keep}
-    return {**out, "delivery_address": address_text(s, row["address_id"])}
+    shown = {k: row[k] for k in keep}
+    money_keys = ("subtotal", "discount", "delivery_fee", "service_fee", "tip", "total",
+                  "refund_amount")
+    return {**shown, **{k: out(s, row[k]) for k in money_keys},
+            "lines": _lines_out(s, row["lines"]), "currency": money.currency_of(s),
+            "delivery_address": address_text(s, row["address_id"])}

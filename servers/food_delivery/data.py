@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from zoneinfo import ZoneInfo
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, World
 from servers.food_delivery.menus import MENUS, PROMOS
@@ -35,11 +36,32 @@ REVIEWS = {5: ["Arrived hot and fast, perfect.", "Delicious as always!",
            3: ["Okay, but lukewarm on arrival.", "Portion smaller than expected."],
            2: ["Missing the sauce I ordered.", "Cold and soggy."]}
 CANCEL_REASONS = ["ordered by mistake", "took too long", "changed my mind"]
-SERVICE_FEE_RATE, SERVICE_FEE_MIN, SERVICE_FEE_MAX = 0.05, 0.99, 4.99
+# service fee: a percentage of the subtotal (rounded half to even) within USD-like bounds
+SERVICE_FEE_PERCENT, SERVICE_FEE_MIN_USD, SERVICE_FEE_MAX_USD = 5, 0.99, 4.99
 
 
-def service_fee(subtotal: float) -> float:
-    return round(min(SERVICE_FEE_MAX, max(SERVICE_FEE_MIN, subtotal * SERVICE_FEE_RATE)), 2)
+def service_fee(subtotal: int, cur: str) -> int:
+    """The service fee in minor units of `cur` for a subtotal in minor units."""
+    low, high = money.seed(SERVICE_FEE_MIN_USD, cur), money.seed(SERVICE_FEE_MAX_USD, cur)
+    return min(high, max(low, money.percent(subtotal, SERVICE_FEE_PERCENT)))
+
+
+def _groups(groups: list[dict], cur: str) -> list[dict]:
+    """Option groups with each choice's surcharge in minor units of `cur`."""
+    return [{**g, "choices": [{**c, "price": money.seed(c["price"], cur)}
+                              for c in g["choices"]]} for g in groups]
+
+
+def _promo(row: tuple, cur: str) -> dict:
+    """A seeded promo in the world's currency: fixed values, minimum subtotals and caps
+    scaled, and the '$N' in its description restated in the currency."""
+    c, d, k, v, m, mx, cu, e, su, u = row
+    text = re.sub(r"\$(\d+)", lambda g: money.fmt(money.seed(g.group(1), cur), cur), d)
+    return {"code": c, "description": text, "kind": k,
+            "value": money.seed(v, cur) if k == "fixed" else v,
+            "min_subtotal": money.seed(m, cur),
+            "max_discount": None if mx is None else money.seed(mx, cur), "cuisine": cu,
+            "expires": e, "single_use": su, "used": u}
 
 
 def _stamp(when: dt.datetime, tz: ZoneInfo) -> str:
@@ -50,6 +72,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user", {"user_id": user.id, "name": user.name, "phone": user.phone})
     s.set_var("cities", [c.name for c in world.cities])
+    cur = world.currency
+    money.remember_currency(s, cur)
     restaurants = s.table("restaurants", key="restaurant_id", kind="restaurant",
                           hint="use search_restaurants to find restaurant ids")
     items = s.table("menu_items", key="item_id", kind="menu item",
@@ -72,8 +96,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
             prices.append(price)
             i_rows.append({"item_id": f"itm_{len(i_rows) + 1:04d}", "restaurant_id": rid,
                            "name": name, "category": category, "description": desc,
-                           "price": price, "vegetarian": veg,
-                           "available": rng.random() > 0.06, "option_groups": groups})
+                           "price": money.seed(price, cur), "vegetarian": veg,
+                           "available": rng.random() > 0.06,
+                           "option_groups": _groups(groups, cur)})
         avg = sum(prices) / len(prices)
         r_rows.append({
             "restaurant_id": rid, "place_id": place.id, "name": place.name,
@@ -81,8 +106,10 @@ def build(s: State, world: World, rng: random.Random) -> None:
             "address": place.address, "lat": place.lat, "lon": place.lon,
             "rating": place.rating, "review_count": rng.randint(40, 2400),
             "price_level": "$" if avg < 7 else "$$" if avg < 13 else "$$$",
-            "delivery_fee": rng.choice([0.99, 1.49, 1.99, 2.49, 2.99, 3.49, 4.99]),
-            "min_order": 8.0 if place.kind == "cafe" else float(rng.choice([10, 12, 15])),
+            "delivery_fee": money.seed(rng.choice([0.99, 1.49, 1.99, 2.49, 2.99, 3.49, 4.99]),
+                                       cur),
+            "min_order": money.seed(8 if place.kind == "cafe" else rng.choice([10, 12, 15]),
+                                    cur),
             "delivery_min": rng.randint(20, 45), "opens": opens, "closes": closes,
             "closed_on": [rng.choice(["Monday", "Sunday"])] if rng.random() < 0.15 else [],
             "accepts_cash": rng.random() < 0.6})
@@ -121,9 +148,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     promos = s.table("promos", key="code", kind="promo code",
                      hint="promo codes come from the user or from marketing emails")
-    promos.load([{"code": c, "description": d, "kind": k, "value": float(v),
-                  "min_subtotal": float(m), "max_discount": mx, "cuisine": cu, "expires": e,
-                  "single_use": su, "used": u} for c, d, k, v, m, mx, cu, e, su, u in PROMOS])
+    promos.load([_promo(p, cur) for p in PROMOS])
     s.table("cart", key="line_id", kind="cart line", hint="use view_cart to see line ids")
     s.set_var("cart_restaurant_id", None)
     s.set_var("promo_code", None)
@@ -133,7 +158,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
 def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
             i_rows: list[dict], other: str) -> None:
-    user = world.user
+    user, cur = world.user, world.currency
     home = [r for r in r_rows if r["city"] == user.city]
     away = [r for r in r_rows if r["city"] == other]
     now, tz = world.now, world.tz
@@ -162,16 +187,16 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
                              rng.randint(1, 3)):
             options = [g["choices"][rng.randrange(len(g["choices"]))]["name"]
                        for g in it["option_groups"] if g["required"]]
-            unit = round(it["price"] + sum(c["price"] for g in it["option_groups"]
-                                           for c in g["choices"] if c["name"] in options), 2)
+            unit = it["price"] + sum(c["price"] for g in it["option_groups"]
+                                     for c in g["choices"] if c["name"] in options)
             qty = rng.choice([1, 1, 1, 2])
             lines.append({"item_id": it["item_id"], "name": it["name"], "options": options,
                           "unit_price": unit, "quantity": qty,
-                          "line_total": round(unit * qty, 2)})
-        subtotal = round(sum(ln["line_total"] for ln in lines), 2)
-        fee, svc = rest["delivery_fee"], service_fee(subtotal)
-        tip = rng.choice([0.0, 1.0, 2.0, 3.0])
-        total = round(subtotal + fee + svc + tip, 2)
+                          "line_total": unit * qty})
+        subtotal = sum(ln["line_total"] for ln in lines)
+        fee, svc = rest["delivery_fee"], service_fee(subtotal, cur)
+        tip = money.seed(rng.choice([0, 1, 2, 3]), cur)
+        total = subtotal + fee + svc + tip
         steps = [("placed", 0), ("preparing", 3), ("on_the_way", 22), ("delivered", 40)]
         if status == "cancelled":
             steps = [("placed", 0), ("cancelled", 2)]
@@ -184,7 +209,7 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
         rows.append({
             "order_id": f"ord_{n:04d}", "restaurant_id": rest["restaurant_id"],
             "restaurant_name": rest["name"], "city": rest["city"], "lines": lines,
-            "subtotal": subtotal, "promo_code": None, "discount": 0.0, "delivery_fee": fee,
+            "subtotal": subtotal, "promo_code": None, "discount": 0, "delivery_fee": fee,
             "service_fee": svc, "tip": tip, "total": total, "address_id": address,
             "payment_method_id": rng.choice(["pm_0001", "pm_0001", "pm_0003"]),
             "status": status, "placed_at": _stamp(placed, tz),
@@ -196,7 +221,7 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
             "review": rng.choice(REVIEWS[rating]) if rating else None,
             "instructions": "",
             "cancel_reason": rng.choice(CANCEL_REASONS) if status == "cancelled" else None,
-            "refund_amount": total if status == "cancelled" else 0.0})
+            "refund_amount": total if status == "cancelled" else 0})
     s.table("orders", key="order_id", kind="order",
             hint="use list_orders to see order ids").load(rows)
     s.set_var("__seq_ord", len(rows))

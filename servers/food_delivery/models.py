@@ -18,6 +18,7 @@ class RestaurantSummary(TypedDict):
     price_level: str
     delivery_fee: float
     min_order: float
+    currency: str
     delivery_min: int
     open_now: bool
     hours: str
@@ -32,6 +33,7 @@ class RestaurantList(TypedDict):
 class Choice(TypedDict):
     name: str
     price: float
+    currency: str
 
 
 class OptionGroup(TypedDict):
@@ -47,6 +49,7 @@ class MenuItem(TypedDict):
     category: str
     description: str
     price: float
+    currency: str
     vegetarian: bool
     available: bool
     option_groups: list[OptionGroup]
@@ -66,6 +69,7 @@ class CartLine(TypedDict):
     unit_price: float
     quantity: int
     line_total: float
+    currency: str
 
 
 class Cart(TypedDict):
@@ -79,6 +83,7 @@ class Cart(TypedDict):
     delivery_fee: float
     service_fee: float
     total: float
+    currency: str
     min_order: float | None
     notice: str | None
 
@@ -118,6 +123,7 @@ class OrderLine(TypedDict):
     unit_price: float
     quantity: int
     line_total: float
+    currency: str
 
 
 class StatusEvent(TypedDict):
@@ -140,6 +146,7 @@ class Order(TypedDict):
     service_fee: float
     tip: float
     total: float
+    currency: str
     address_id: str
     delivery_address: str
     payment_method_id: str
@@ -158,6 +165,7 @@ class OrderSummary(TypedDict):
     placed_at: str
     item_count: int
     total: float
+    currency: str
     rating: int | None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -43,7 +44,9 @@ def list_orders(
                         "restaurant_name": o["restaurant_name"], "status": o["status"],
                         "placed_at": o["placed_at"],
                         "item_count": sum(ln["quantity"] for ln in o["lines"]),
-                        "total": o["total"], "rating": o["rating"]} for o in rows[:limit]],
+                        "total": money.amount_out(s, o["total"]),
+                        "currency": money.currency_of(s), "rating": o["rating"]}
+                       for o in rows[:limit]],
             "total": len(rows)}
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
-from servers.food_delivery.common import DOMAIN, clock, restaurant_out
+from servers.food_delivery.common import DOMAIN, clock, menu_item_out, restaurant_out
 from servers.food_delivery.data import is_open
 from servers.food_delivery.models import Menu, RestaurantList
 
@@ -79,7 +79,5 @@ def get_menu(
     categories = list(dict.fromkeys(i["category"] for i in items))
     items = [i for i in items if (category is None or i["category"] == category)
              and (not vegetarian_only or i["vegetarian"])]
-    keep = ("item_id", "name", "category", "description", "price", "vegetarian", "available",
-            "option_groups")
     return {"restaurant": restaurant_out(s, r), "categories": categories,
-            "items": [{k: i[k] for k in keep} for i in items]}
+            "items": [menu_item_out(s, i) for i in items]}

@@ -4,8 +4,10 @@ and firmware updates."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Annotated
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -45,7 +47,7 @@ def list_homes(s: State) -> HomeList:
     out = []
     for home in s["homes"].rows():
         hid = home["home_id"]
-        out.append({**home,
+        out.append({**home, "price_per_kwh": float(home["price_per_kwh"]),
                     "room_count": sum(r["home_id"] == hid for r in s["rooms"].rows()),
                     "device_count": sum(d["home_id"] == hid for d in s["devices"].rows()),
                     "members": [member_out(s, m) for m in s["members"].rows()
@@ -179,11 +181,17 @@ def get_energy_usage(
     return {"home_id": home_id, "home_name": home["name"], "device_id": device_id,
             "start_date": start.isoformat(),
             "end_date": (TODAY - dt.timedelta(days=1)).isoformat(), "days": days,
-            "total_kwh": total, "estimated_cost": round(total * home["price_per_kwh"], 2),
+            "total_kwh": total, "estimated_cost": _cost(s, total, home["price_per_kwh"]),
             "currency": home["currency"],
             "daily": [{"date": (start + dt.timedelta(days=i)).isoformat(), "kwh": round(v, 3)}
                       for i, v in enumerate(daily)],
             "by_device": by_device[:10]}
+
+
+def _cost(s: State, kwh: float, rate: str) -> int | float:
+    """kWh times the tariff, rounded to the currency's minor unit (half to even)."""
+    exact = Decimal(repr(kwh)) * Decimal(rate)
+    return money.amount_out(s, money.times(10 ** money.digits(money.currency_of(s)), exact))
 
 
 @DOMAIN.tool(read_only=False)

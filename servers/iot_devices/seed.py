@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from decimal import Decimal
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import Row, State
 from servers.core.world import STREETS, World, days_ago
 from servers.iot_devices.catalog import (
@@ -120,11 +121,11 @@ def _homes(s: State, world: World, rng: random.Random) -> list[Row]:
     homes = []
     for i, (name, where, _) in enumerate(HOMES):
         city = user_city if where == "user" else other
-        currency, price = CURRENCY[city.country]
         homes.append({"home_id": f"home_{i + 1:03d}", "name": name, "city": city.name,
                       "address": f"{rng.randint(2, 180)} {rng.choice(STREETS)}, "
                                  f"{city.name}",
-                      "currency": currency, "price_per_kwh": price})
+                      "currency": world.currency,
+                      "price_per_kwh": _tariff(city.country, world.currency)})
     s.table("homes", key="home_id", kind="home",
             hint="use list_homes to see home ids").load(homes)
     return homes
@@ -150,7 +151,17 @@ def _members(s: State, world: World, rng: random.Random, homes: list[Row]) -> No
             hint="use list_homes to see each home's members").load(rows)
 
 
+def _tariff(country: str, currency: str) -> str:
+    """The country's electricity price per kWh, in the world's one currency (the seeded
+    local tariff taken through the fixed USD-like factors of servers.core.money), as a
+    Decimal string: a unit price keeps 4 decimals, finer than the currency's minor unit."""
+    local, price = CURRENCY[country]
+    rate = Decimal(repr(price)) / money.SCALE[local] * money.SCALE[currency]
+    return str(rate.quantize(Decimal("0.0001"), rounding=money.ROUNDING))
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
+    money.remember_currency(s, world.currency)
     homes = _homes(s, world, rng)
     _members(s, world, rng, homes)
     rooms, devices, energy = [], [], []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.marketplace import views as v
@@ -18,13 +19,15 @@ def search_listings(
                                          min_length=1)] = None,
         category: Annotated[Category | None, Arg("Only this category")] = None,
         city: Annotated[str | None, Arg("Only listings in this city, e.g. 'Lisbon'")] = None,
-        max_price: Annotated[float | None, Arg("Highest asking price in USD", minimum=0)] = None,
+        max_price: Annotated[float | None, Arg(
+            "Highest asking price in the world's currency", minimum=0)] = None,
         condition: Annotated[Condition | None, Arg("Only items in this condition")] = None,
         sort: Annotated[Literal["newest", "price_low", "price_high"], Arg(
             "Order of results")] = "newest",
         limit: Annotated[int, Arg("At most this many results", minimum=1, maximum=50)] = 20,
 ) -> ListingList:
     """Search active listings by keywords, category, city, condition and maximum price."""
+    hi = None if max_price is None else money.amount_in(s, max_price, "max_price")
     where = match_city(city) if city is not None else None
     words = (query or "").lower().split()
     rows = [r for r in s["listings"].rows()
@@ -32,7 +35,7 @@ def search_listings(
             and all(w in f"{r['title']} {r['description']}".lower() for w in words)
             and (category is None or r["category"] == category)
             and (where is None or r["city"] == where)
-            and (max_price is None or r["price"] <= max_price)
+            and (hi is None or r["price"] <= hi)
             and (condition is None or r["condition"] == condition)]
     if sort == "newest":
         rows.sort(key=lambda r: (r["created_at"], r["listing_id"]), reverse=True)

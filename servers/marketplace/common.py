@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import money
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -60,4 +61,17 @@ SellerId = Annotated[str, Arg("Seller (person) id, e.g. 'p_014' (from get_listin
 Title = Annotated[str, Arg("Listing title", min_length=3, max_length=80)]
 Description = Annotated[str, Arg("What is for sale, its state, pick-up details",
                                  min_length=1, max_length=1000)]
-Price = Annotated[float, Arg("Asking price in USD", minimum=1, maximum=100000)]
+MAX_PRICE_USD = 100000  # caps in USD-like units, scaled to the world's currency
+Price = Annotated[float, Arg(
+    "Asking price in the world's currency (see any listing's `currency`), with at most its "
+    "decimals (2 for EUR/USD, 0 for JPY)", minimum=0.01)]
+
+
+def price_in(s: State, value: float, arg: str) -> int:
+    """An input price -> minor units: the currency's precision, above zero, within the cap."""
+    minor = money.amount_in(s, value, arg)
+    cap, cur = money.limit(s, MAX_PRICE_USD), money.currency_of(s)
+    if not 0 < minor <= cap:
+        raise ToolError(f"{arg} {value} is out of range; use more than 0 and at most "
+                        f"{money.fmt(cap, cur)}")
+    return minor

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from servers.core import money
 from servers.core.state import Row, State
 from servers.core.world import World, days_ago
 
@@ -88,10 +89,19 @@ REVIEW_TEXT = {5: ["Great seller, item exactly as described.", "Smooth and frien
                2: ["Item not quite as described."], 1: ["Never showed up for pick-up."]}
 
 
-def _price(rng: random.Random, base: float) -> float:
-    """Asking prices people actually type: whole numbers, multiples of 5 above 50."""
-    raw = base * rng.uniform(0.75, 1.2)
-    return float(round(raw / 5) * 5 if raw > 50 else round(raw))
+def _price(rng: random.Random, base: float, cur: str) -> int:
+    """Asking prices people actually type, in minor units of `cur`: whole units of the
+    currency, multiples of 5 above 50 (the USD-like base scaled first)."""
+    raw = money.seed(round(base * rng.uniform(0.75, 1.2), 2), cur)
+    unit = 10 ** money.digits(cur)
+    step = 5 * unit if raw > 50 * unit else unit
+    return max(money.divide(raw, step) * step, unit)
+
+
+def _whole(minor: int, cur: str) -> int:
+    """An amount rounded to whole units of the currency (half to even), as offers are."""
+    unit = 10 ** money.digits(cur)
+    return money.divide(minor, unit) * unit
 
 
 def _message(s: State, conv_id: str, sender: str, text: str, when: str) -> None:
@@ -102,6 +112,8 @@ def _message(s: State, conv_id: str, sender: str, text: str, when: str) -> None:
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user.id
     s.set_var("user_id", user)
+    cur = world.currency
+    money.remember_currency(s, cur)
     people = list(world.people[1:])
     sellers = s.table("sellers", key="seller_id", kind="seller",
                       hint="seller ids come from search_listings or get_listing")
@@ -126,7 +138,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
         when = days_ago(world, age, rng)
         rows.append({"listing_id": f"lst_{i + 1:04d}", "title": title, "description": desc,
                      "category": category, "condition": rng.choice(CONDITIONS),
-                     "price": _price(rng, base), "city": seller.city, "seller_id": seller.id,
+                     "price": _price(rng, base, cur), "city": seller.city, "seller_id": seller.id,
                      "status": "active", "buyer_id": None, "sold_price": None,
                      "created_at": when, "updated_at": when})
     listings.load(rows)
@@ -149,7 +161,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         return offers.insert({
             "offer_id": s.next_id("off"), "listing_id": listing["listing_id"],
             "buyer_id": buyer, "seller_id": listing["seller_id"],
-            "amount": float(round(listing["price"] * frac)), "message": rng.choice(OFFER_NOTES),
+            "amount": _whole(money.times(listing["price"], frac), cur),
+            "message": rng.choice(OFFER_NOTES),
             "status": status, "created_at": created,
             "responded_at": None if status == "pending" else created})
 

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.marketplace import views as v
-from servers.marketplace.common import DOMAIN, ListingId, decline_pending
+from servers.marketplace.common import DOMAIN, ListingId, decline_pending, price_in
 from servers.marketplace.schemas import Offer, OfferList, OfferResponse, OfferStatus
 
 
 @DOMAIN.tool(read_only=False)
 def make_offer(
         s: State, listing_id: ListingId,
-        amount: Annotated[float, Arg("Offered price in USD (at most the asking price)",
-                                     minimum=0.01, maximum=100000)],
+        amount: Annotated[float, Arg(
+            "Offered price in the listing's currency, with at most its decimals (at most the "
+            "asking price)", minimum=0.01)],
         message: Annotated[str, Arg("Optional note to the seller", max_length=500)] = "",
 ) -> Offer:
     """Offer to buy another person's active listing; the seller accepts or declines it."""
@@ -27,18 +29,19 @@ def make_offer(
     if row["status"] != "active":
         raise ToolError(f"listing {listing_id} is {row['status']} and takes no offers; "
                         "use search_listings to find active ones")
-    if amount > row["price"]:
-        raise ToolError(f"offer {amount:.2f} is above the asking price {row['price']:.2f}; "
-                        "offer at most the asking price")
+    cur, minor = money.currency_of(s), price_in(s, amount, "amount")
+    if minor > row["price"]:
+        raise ToolError(f"offer {money.fmt(minor, cur)} is above the asking price "
+                        f"{money.fmt(row['price'], cur)}; offer at most the asking price")
     mine = s["offers"].rows(lambda o: o["listing_id"] == listing_id and o["buyer_id"] == me
                             and o["status"] == "pending")
     if mine:
         raise ToolError(f"you already have a pending offer {mine[0]['offer_id']} of "
-                        f"{mine[0]['amount']:.2f} on listing {listing_id}; wait for the "
-                        "seller to answer it")
+                        f"{money.fmt(mine[0]['amount'], cur)} on listing {listing_id}; wait "
+                        "for the seller to answer it")
     offer = s["offers"].insert({
         "offer_id": s.next_id("off"), "listing_id": listing_id, "buyer_id": me,
-        "seller_id": row["seller_id"], "amount": float(round(amount, 2)), "message": message,
+        "seller_id": row["seller_id"], "amount": minor, "message": message,
         "status": "pending", "created_at": v.tick(s), "responded_at": None})
     return v.offer(s, offer)
 

@@ -90,6 +90,7 @@ class Offer(TypedDict):
     seller_name: str
     amount: float
     asking_price: float
+    currency: str
     message: str
     status: str
     created_at: str

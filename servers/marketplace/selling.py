@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -16,6 +17,7 @@ from servers.marketplace.common import (
     decline_pending,
     match_city,
     own_active,
+    price_in,
 )
 from servers.marketplace.schemas import (
     Category,
@@ -46,7 +48,7 @@ def create_listing(
     when = v.tick(s)
     row = s["listings"].insert({
         "listing_id": s.next_id("lst"), "title": title.strip(), "description": description,
-        "category": category, "condition": condition, "price": float(round(price, 2)),
+        "category": category, "condition": condition, "price": price_in(s, price, "price"),
         "city": where,
         "seller_id": me, "status": "active", "buyer_id": None, "sold_price": None,
         "created_at": when, "updated_at": when})
@@ -57,15 +59,16 @@ def create_listing(
 def update_listing(
         s: State, listing_id: Annotated[str, Arg("Id of one of the user's active listings "
                                                  "(from list_my_listings)")],
-        price: Annotated[float | None, Arg("New asking price in USD", minimum=1,
-                                           maximum=100000)] = None,
+        price: Annotated[float | None, Arg(
+            "New asking price in the world's currency, with at most its decimals",
+            minimum=0.01)] = None,
         title: Annotated[str | None, Arg("New title", min_length=3, max_length=80)] = None,
         description: Annotated[str | None, Arg("New description", min_length=1,
                                                max_length=1000)] = None) -> Listing:
     """Change the price, title or description of one of the user's active listings. The price
     cannot go below a pending offer; answer such offers first (respond_to_offer)."""
     row = own_active(s, listing_id, "edit")
-    changes = {k: v for k, v in (("price", None if price is None else float(round(price, 2))),
+    changes = {k: v for k, v in (("price", None if price is None else price_in(s, price, "price")),
                                  ("title", title), ("description", description))
                if v is not None}
     if not changes:
@@ -76,7 +79,7 @@ def update_listing(
                                             updated_at=v.tick(s)))
 
 
-def _check_no_offer_above(s: State, listing_id: str, price: float) -> None:
+def _check_no_offer_above(s: State, listing_id: str, price: int) -> None:
     """An offer may not exceed the asking price (make_offer), so the price cannot drop below a
     pending offer: the seller answers such offers first rather than have them silently
     declined or left above the price."""
@@ -84,10 +87,12 @@ def _check_no_offer_above(s: State, listing_id: str, price: float) -> None:
                                     and o["status"] == "pending" and o["amount"] > price),
                    key=lambda o: (-o["amount"], o["offer_id"]))
     if above:
-        named = ", ".join(f"{o['offer_id']} of {o['amount']:.2f}" for o in above)
+        cur = money.currency_of(s)
+        named = ", ".join(f"{o['offer_id']} of {money.fmt(o['amount'], cur)}" for o in above)
         raise ToolError(f"listing {listing_id} has pending offer(s) above the new price "
-                        f"{price:.2f}: {named}; accept or decline them with respond_to_offer "
-                        f"first, or ask at least {above[0]['amount']:.2f}")
+                        f"{money.fmt(price, cur)}: {named}; accept or decline them with "
+                        f"respond_to_offer first, or ask at least "
+                        f"{money.fmt(above[0]['amount'], cur)}")
 
 
 @DOMAIN.tool(read_only=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import Row, State
 from servers.marketplace.schemas import (
     Conversation,
@@ -38,23 +38,31 @@ def rating(s: State, seller_id: str) -> tuple[float | None, int]:
     return (round(sum(marks) / len(marks), 2) if marks else None), len(marks)
 
 
+def out(s: State, minor: int | None) -> int | float | None:
+    """Minor units -> a JSON number in major units (None stays None)."""
+    return None if minor is None else money.amount_out(s, minor)
+
+
 def summary(s: State, row: Row) -> ListingSummary:
-    return {k: row[k] for k in ("listing_id", "title", "category", "condition", "price",
+    return {k: row[k] for k in ("listing_id", "title", "category", "condition",
                                 "city", "seller_id", "status", "created_at")} | {
-        "currency": "USD", "seller_name": name(s, row["seller_id"])}
+        "price": out(s, row["price"]), "currency": money.currency_of(s),
+        "seller_name": name(s, row["seller_id"])}
 
 
 def listing(s: State, row: Row) -> Listing:
     pending = s["offers"].rows(lambda o: o["listing_id"] == row["listing_id"]
                                and o["status"] == "pending")
-    return {**row, "currency": "USD", "seller_name": name(s, row["seller_id"]),
+    return {**row, "price": out(s, row["price"]), "sold_price": out(s, row["sold_price"]),
+            "currency": money.currency_of(s), "seller_name": name(s, row["seller_id"]),
             "seller_rating": rating(s, row["seller_id"])[0],
             "is_mine": row["seller_id"] == user_id(s), "pending_offers": len(pending)}
 
 
 def offer(s: State, row: Row) -> Offer:
     listing = s["listings"].get(row["listing_id"])
-    return {**row, "listing_title": listing["title"], "asking_price": listing["price"],
+    return {**row, "listing_title": listing["title"], "amount": out(s, row["amount"]),
+            "asking_price": out(s, listing["price"]), "currency": money.currency_of(s),
             "direction": "made" if row["buyer_id"] == user_id(s) else "received",
             "buyer_name": name(s, row["buyer_id"]), "seller_name": name(s, row["seller_id"])}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import money
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.retail_chain.common import (
@@ -27,18 +28,21 @@ def search_catalog(
             "Words that must all appear in the name, brand or description", min_length=1)
         ] = None,
         department: Annotated[Department | None, Arg("Only this department")] = None,
-        max_price: Annotated[float | None, Arg("Highest price in USD", minimum=0)] = None,
+        max_price: Annotated[float | None, Arg(
+            "Highest price in the world's currency (see any product's `currency`)",
+            minimum=0)] = None,
         in_stock_only: Annotated[bool, Arg("Only products available in some store")] = False,
         limit: Annotated[int, Arg("At most this many results", minimum=1, maximum=50)] = 20,
 ) -> ProductList:
     """Search the chain's product catalog (prices are the same in every store)."""
     words = query.lower().split() if query else []
+    hi = None if max_price is None else money.amount_in(s, max_price, "max_price")
     found = []
     for row in s["products"].rows():
         text = f"{row['name']} {row['brand']} {row['description']} {row['department']}".lower()
         if (any(w not in text for w in words) or (department and row["department"] !=
                                                    department)
-                or (max_price is not None and row["price"] > max_price)):
+                or (hi is not None and row["price"] > hi)):
             continue
         product = as_product(s, row)
         if not in_stock_only or product["stores_in_stock"] > 0:
@@ -78,5 +82,6 @@ def check_inventory(
     else:
         out.sort(key=lambda r: (-r["available"], r["store_id"]))
     return {"product_id": product_id, "product_name": product["name"],
-            "price": product["price"], "stores": out,
+            "price": money.amount_out(s, product["price"]), "currency": money.currency_of(s),
+            "stores": out,
             "total_available": sum(r["available"] for r in out)}

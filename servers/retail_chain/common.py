@@ -8,13 +8,13 @@ import datetime as dt
 import math
 from typing import Annotated, Literal
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
 from servers.retail_chain.data import build
-from servers.retail_chain.models import Hours, Product, Reservation, StoreSummary
+from servers.retail_chain.models import Hours, Product, Reservation, StoreSummary, Voucher
 
 Department = Literal["books", "electronics", "grocery", "outdoor_apparel"]
 ResStatus = Literal["confirmed", "ready", "in_transit", "picked_up", "cancelled", "expired"]
@@ -93,13 +93,21 @@ def km(a: Row, b: Row) -> float:
 def as_product(s: State, row: Row) -> Product:
     n = len(s["inventory"].rows(lambda r: r["product_id"] == row["product_id"]
                                 and available(r) > 0))
-    return {**row, "stores_in_stock": n}
+    return {**row, "price": money.amount_out(s, row["price"]),
+            "currency": money.currency_of(s), "stores_in_stock": n}
 
 
 def as_reservation(s: State, row: Row) -> Reservation:
     return {**row, "store_name": s["stores"].get(row["store_id"])["name"],
             "product_name": s["products"].get(row["product_id"])["name"],
-            "total": round(row["unit_price"] * row["quantity"], 2)}
+            "unit_price": money.amount_out(s, row["unit_price"]),
+            "total": money.amount_out(s, row["unit_price"] * row["quantity"]),
+            "currency": money.currency_of(s)}
+
+
+def as_voucher(s: State, row: Row) -> Voucher:
+    return {**row, "value": money.amount_out(s, row["value"]),
+            "currency": money.currency_of(s)}
 
 
 def new_reservation(s: State, store_id: str, product_id: str, quantity: int, status: str,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from servers.core import money
 from servers.core.state import State
 from servers.core.world import World, days_ago
 
@@ -19,7 +20,13 @@ FORMAT_OF_SUFFIX = {"Books": "books", "Electronics": "electronics", "Market": "g
 SUNDAY_CLOSED = ("Germany", "France", "Spain", "Netherlands")
 TIERS = [("bronze", 0, 1.0), ("silver", 2000, 1.25), ("gold", 5000, 1.5),
          ("platinum", 10000, 2.0)]  # name, points earned in the last 12 months, multiplier
-REWARDS = {500: 5.0, 1000: 10.0, 2500: 30.0, 5000: 75.0}  # points -> voucher value (USD)
+# points -> voucher value (USD-like, scaled to the world's currency by reward_value)
+REWARDS = {500: 5.0, 1000: 10.0, 2500: 30.0, 5000: 75.0}
+
+
+def reward_value(points: int, cur: str) -> int:
+    """A voucher's value for `points`, in minor units of `cur`."""
+    return money.seed(REWARDS[points], cur)
 
 # department -> (name, brand, price, description)
 CATALOG: dict[str, list[tuple[str, str, float, str]]] = {
@@ -112,6 +119,8 @@ def _hours(rng: random.Random, fmt: str, country: str) -> list[dict]:
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     countries = {c.name: c.country for c in world.cities}
+    cur = world.currency
+    money.remember_currency(s, cur)
     products = s.table("products", key="product_id", kind="product",
                        hint="use search_catalog to find product ids")
     rows, n = [], 0
@@ -119,7 +128,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         for name, brand, price, desc in items:
             n += 1
             rows.append({"product_id": f"sku_{1000 + n}", "name": name, "brand": brand,
-                         "department": dept, "price": price, "description": desc})
+                         "department": dept, "price": money.seed(price, cur),
+                         "description": desc})
     products.load(rows)
     by_dept = {d: [r["product_id"] for r in rows if r["department"] == d] for d in CATALOG}
     all_ids = [r["product_id"] for r in rows]
@@ -198,7 +208,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         act_rows.append({"activity_id": f"act_{i + 1:04d}", "kind": "earned",
                          "points": int(spent * 1.25), "date": days_ago(world, 360 - 13 * i,
                                                                        rng),
-                         "description": f"Purchase ${spent:.2f} at {store['name']}",
+                         "description": f"Purchase {money.fmt(money.seed(spent, cur), cur)} "
+                                        f"at {store['name']}",
                          "store_id": store["store_id"]})
     redeem_plan = [(340, 1000, "used"), (250, 500, "used"), (150, 500, "expired"),
                    (70, 1000, "used"), (40, 500, "active"), (12, 1000, "active"),
@@ -210,7 +221,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                          "points": -pts, "date": issued,
                          "description": f"Redeemed for voucher {vid}", "store_id": None})
         v_rows.append({"voucher_id": vid, "code": f"MRD-{rng.randint(10000, 99999)}-"
-                       f"{rng.choice('ABCDEFGHJKLMNPQRSTUVWXYZ')}", "value": REWARDS[pts],
+                       f"{rng.choice('ABCDEFGHJKLMNPQRSTUVWXYZ')}", "value": reward_value(pts, cur),
                        "points_spent": pts, "status": status, "issued_at": issued,
                        "expires_at": days_ago(world, age - 90)[:10]})
     act_rows.sort(key=lambda r: r["date"])

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
-from servers.retail_chain.common import DOMAIN, in_days, loyalty_account, now
-from servers.retail_chain.data import REWARDS, tier_for
+from servers.retail_chain.common import DOMAIN, as_voucher, in_days, loyalty_account, now
+from servers.retail_chain.data import REWARDS, reward_value, tier_for
 from servers.retail_chain.models import LoyaltyAccount, RedeemOut, VoucherList
 
 
 @DOMAIN.tool(read_only=True)
 def get_loyalty_account(s: State) -> LoyaltyAccount:
     """Show the user's loyalty membership: points balance, tier and recent activity."""
-    acc = loyalty_account(s)
+    acc, cur = loyalty_account(s), money.currency_of(s)
     tier, mult, nxt, need = tier_for(acc["points_12m"])
     recent = sorted(s["points_activity"].rows(), key=lambda r: r["activity_id"],
                     reverse=True)[:10]
@@ -23,15 +24,17 @@ def get_loyalty_account(s: State) -> LoyaltyAccount:
             "points": acc["points"], "points_earned_12m": acc["points_12m"],
             "points_multiplier": mult, "next_tier": nxt, "points_to_next_tier": need,
             "home_store_id": acc["home_store_id"], "member_since": acc["member_since"],
-            "redemption_options": [{"points": p, "voucher_value": v}
-                                   for p, v in REWARDS.items()],
+            "redemption_options": [
+                {"points": p, "currency": cur,
+                 "voucher_value": money.to_major(reward_value(p, cur), cur)} for p in REWARDS],
             "recent_activity": [{k: a[k] for k in ("activity_id", "kind", "points", "date",
                                                    "description")} for a in recent]}
 
 
 @DOMAIN.tool(read_only=False)
 def redeem_points(s: State, points: Annotated[Literal[500, 1000, 2500, 5000], Arg(
-        "Points to redeem: 500 -> $5, 1000 -> $10, 2500 -> $30, 5000 -> $75 voucher")]
+        "Points to redeem (get_loyalty_account shows each option's voucher value in the "
+        "world's currency; 500 points are worth about 5 USD)")]
                   ) -> RedeemOut:
     """Turn loyalty points into a store voucher valid for 90 days in any store."""
     acc = loyalty_account(s)
@@ -42,7 +45,8 @@ def redeem_points(s: State, points: Annotated[Literal[500, 1000, 2500, 5000], Ar
     n = int(vid.split("_")[1])
     voucher = s["vouchers"].insert({
         "voucher_id": vid, "code": f"MRD-{10000 + (n * 7919) % 90000}-"
-        f"{'ABCDEFGHJKLMNPQRSTUVWXYZ'[n % 24]}", "value": REWARDS[points],
+        f"{'ABCDEFGHJKLMNPQRSTUVWXYZ'[n % 24]}",
+        "value": reward_value(points, money.currency_of(s)),
         "points_spent": points, "status": "active", "issued_at": when,
         "expires_at": in_days(s, 90)})
     s["points_activity"].insert({"activity_id": s.next_id("act"), "kind": "redeemed",
@@ -50,7 +54,7 @@ def redeem_points(s: State, points: Annotated[Literal[500, 1000, 2500, 5000], Ar
                                  "description": f"Redeemed for voucher {vid}",
                                  "store_id": None})
     acc = s["loyalty_accounts"].update(acc["member_id"], points=acc["points"] - points)
-    return {"voucher": voucher, "points_remaining": acc["points"]}
+    return {"voucher": as_voucher(s, voucher), "points_remaining": acc["points"]}
 
 
 @DOMAIN.tool(read_only=True)
@@ -60,4 +64,4 @@ def list_vouchers(s: State, status: Annotated[
     """List the user's loyalty vouchers, newest first."""
     rows = [v for v in s["vouchers"].rows() if status is None or v["status"] == status]
     rows.sort(key=lambda v: v["voucher_id"], reverse=True)
-    return {"vouchers": rows, "total": len(rows)}
+    return {"vouchers": [as_voucher(s, v) for v in rows], "total": len(rows)}

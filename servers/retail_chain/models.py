@@ -52,6 +52,7 @@ class Product(TypedDict):
     brand: str
     department: str
     price: float
+    currency: str
     description: str
     stores_in_stock: int
 
@@ -75,6 +76,7 @@ class InventoryOut(TypedDict):
     product_id: str
     product_name: str
     price: float
+    currency: str
     stores: list[StockAtStore]
     total_available: int
 
@@ -88,6 +90,7 @@ class Reservation(TypedDict):
     quantity: int
     unit_price: float
     total: float
+    currency: str
     status: str
     created_at: str
     hold_until: str
@@ -111,6 +114,7 @@ class Activity(TypedDict):
 class RewardOption(TypedDict):
     points: int
     voucher_value: float
+    currency: str
 
 
 class LoyaltyAccount(TypedDict):
@@ -132,6 +136,7 @@ class Voucher(TypedDict):
     voucher_id: str
     code: str
     value: float
+    currency: str
     points_spent: int
     status: str
     issued_at: str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -11,6 +12,7 @@ from servers.shopping.common import (
     DOMAIN,
     ItemId,
     cart_out,
+    cart_state,
     check_quantity,
     coupon_problem,
     method_out,
@@ -95,7 +97,7 @@ def apply_coupon(s: State, code: Annotated[str, Arg(
     coupon = s["coupons"].find(key)
     if coupon is None:
         raise ToolError(f"no coupon with code {code!r}; check the spelling of the code")
-    cart = cart_out(s)
+    cart = cart_state(s)
     if not cart["lines"]:
         raise ToolError("the cart is empty; add items with add_to_cart before applying a "
                         "coupon")
@@ -150,7 +152,7 @@ def add_address(
 @DOMAIN.tool(read_only=True)
 def list_payment_methods(s: State) -> PaymentMethodList:
     """List the user's saved payment methods (cards, PayPal, gift card balance)."""
-    return {"payment_methods": [method_out(r) for r in s["payment_methods"].rows()]}
+    return {"payment_methods": [method_out(s, r) for r in s["payment_methods"].rows()]}
 
 
 @DOMAIN.tool(read_only=False, requires=("add_to_cart",))
@@ -161,11 +163,12 @@ def checkout(
 ) -> Order:
     """Place an order for everything in the cart; stock is reserved and the cart emptied."""
     address = s["addresses"].get(address_id)
-    method = method_out(s["payment_methods"].get(payment_method_id))
-    cart = cart_out(s)
+    method = s["payment_methods"].get(payment_method_id)
+    expired = method_out(s, method)["expired"]
+    cart, cur = cart_state(s), money.currency_of(s)
     if not cart["lines"]:
         raise ToolError("the cart is empty; add items with add_to_cart before checking out")
-    if method["expired"]:
+    if expired:
         raise ToolError(f"{method['label']} ending {method['last4']} expired in "
                         f"{method['expires']}; pay with another method from "
                         "list_payment_methods")
@@ -173,10 +176,11 @@ def checkout(
         check_quantity(s, line["item_id"], line["quantity"])
     if method["kind"] == "gift_card":
         if method["balance"] < cart["total"]:
-            raise ToolError(f"the gift card balance (${method['balance']:.2f}) does not cover "
-                            f"the total (${cart['total']:.2f}); pay with another method")
+            raise ToolError(f"the gift card balance ({money.fmt(method['balance'], cur)}) does "
+                            f"not cover the total ({money.fmt(cart['total'], cur)}); pay with "
+                            "another method")
         s["payment_methods"].update(payment_method_id,
-                                    balance=round(method["balance"] - cart["total"], 2))
+                                    balance=method["balance"] - cart["total"])
     for line in cart["lines"]:
         v = s["variants"].get(line["item_id"])
         s["variants"].update(v["item_id"], stock=v["stock"] - line["quantity"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -46,8 +47,11 @@ def search_products(
             "Words that must all appear in the name, brand, description or options",
             min_length=1)] = None,
         category: Annotated[CategoryName | None, Arg("Only this category")] = None,
-        min_price: Annotated[float | None, Arg("Lowest price in USD", minimum=0)] = None,
-        max_price: Annotated[float | None, Arg("Highest price in USD", minimum=0)] = None,
+        min_price: Annotated[float | None, Arg(
+            "Lowest price in the world's currency (see any product's `currency`)",
+            minimum=0)] = None,
+        max_price: Annotated[float | None, Arg(
+            "Highest price in the world's currency", minimum=0)] = None,
         min_rating: Annotated[float | None, Arg("Lowest average rating", minimum=1,
                                                 maximum=5)] = None,
         in_stock_only: Annotated[bool, Arg("Only products with a variant in stock")] = False,
@@ -58,6 +62,8 @@ def search_products(
     """Search the catalog; a product matches when some variant's price is in the range."""
     if min_price is not None and max_price is not None and min_price > max_price:
         raise ToolError(f"min_price ({min_price}) is above max_price ({max_price})")
+    lo = None if min_price is None else money.amount_in(s, min_price, "min_price")
+    hi = None if max_price is None else money.amount_in(s, max_price, "max_price")
     words = query.lower().split() if query else []
     scored = []
     for p in s["products"].rows():
@@ -66,8 +72,8 @@ def search_products(
         text = f"{p['name']} {p['brand']} {p['description']} {p['category']} {options}".lower()
         if any(w not in text for w in words) or (category and p["category"] != category):
             continue
-        if not any((min_price is None or v["price"] >= min_price)
-                   and (max_price is None or v["price"] <= max_price) for v in variants):
+        if not any((lo is None or v["price"] >= lo) and (hi is None or v["price"] <= hi)
+                   for v in variants):
             continue
         summary = product_summary(s, p)
         if ((min_rating is not None and (summary["rating"] or 0) < min_rating)
@@ -93,7 +99,8 @@ def get_product(s: State, product_id: ProductId) -> ProductDetail:
             "category": p["category"], "description": p["description"],
             "options": p["options"], "rating": rating, "review_count": count,
             "variants": [{"item_id": v["item_id"], "options": v["options"],
-                          "price": v["price"], "stock": v["stock"],
+                          "price": money.amount_out(s, v["price"]),
+                          "currency": money.currency_of(s), "stock": v["stock"],
                           "available": v["stock"] > 0} for v in variants_of(s, product_id)]}
 
 
@@ -126,7 +133,8 @@ def _wishlist(s: State) -> Wishlist:
     for row in sorted(s["wishlist"].rows(), key=lambda r: (r["added_at"], r["product_id"])):
         summary = product_summary(s, s["products"].get(row["product_id"]))
         items.append({"product_id": row["product_id"], "name": summary["name"],
-                      "price_min": summary["price_min"], "in_stock": summary["in_stock"],
+                      "price_min": summary["price_min"], "currency": summary["currency"],
+                      "in_stock": summary["in_stock"],
                       "added_at": row["added_at"]})
     return {"items": items, "total": len(items)}
 

@@ -10,16 +10,17 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import random
+import re
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import State
 from servers.core.world import World, days_ago
 from servers.shopping.catalog_data import CATALOG, COUPONS, REVIEW_TEXT
 
 TODAY = dt.date(2026, 6, 15)  # REFERENCE_DATE of every world
 RETURN_DAYS = 30
-FREE_SHIPPING_FROM = 50.0
-SHIPPING_FEE = 5.99
+FREE_SHIPPING_FROM_USD = 50  # USD-like; scaled to the world's currency (money.seed)
+SHIPPING_FEE_USD = 5.99
 MAX_PER_LINE = 10
 
 ORDER_PLAN = [  # (days ago placed, status), oldest first
@@ -45,11 +46,27 @@ def tracking_number(rng: random.Random, carrier: str) -> str:
     return "".join(rng.choice("0123456789") for _ in range(digits))
 
 
-def order_totals(subtotal: float, discount: float, free_shipping: bool) -> tuple[float, float]:
-    """(shipping fee, total) for a subtotal and discount."""
-    after = round(subtotal - discount, 2)
-    fee = 0.0 if free_shipping or after >= FREE_SHIPPING_FROM else SHIPPING_FEE
-    return fee, round(after + fee, 2)
+def order_totals(subtotal: int, discount: int, free_shipping: bool, cur: str
+                 ) -> tuple[int, int]:
+    """(shipping fee, total) in minor units of `cur` for a subtotal and discount."""
+    after = subtotal - discount
+    free = free_shipping or after >= money.seed(FREE_SHIPPING_FROM_USD, cur)
+    fee = 0 if free else money.seed(SHIPPING_FEE_USD, cur)
+    return fee, after + fee
+
+
+def _coupon(row: tuple, cur: str) -> dict:
+    """A seeded coupon in the world's currency: fixed values, spends and caps scaled, and
+    the '$N' in its description restated in the currency."""
+    c = dict(zip(("code", "description", "kind", "value", "min_spend", "category",
+                  "expires_at", "max_discount", "single_use", "used"), row, strict=True))
+    scaled = {k: money.seed(c[k], cur) for k in ("min_spend", "max_discount")
+              if c[k] is not None}
+    if c["kind"] == "fixed":
+        scaled["value"] = money.seed(c["value"], cur)
+    text = re.sub(r"\$(\d+)", lambda m: money.fmt(money.seed(m.group(1), cur), cur),
+                  c["description"])
+    return {**c, **scaled, "description": text}
 
 
 def _plus(stamp: str, hours: float) -> str:
@@ -77,6 +94,8 @@ def _events(world: World, rng: random.Random, placed: str, status: str,
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     country = next(c.country for c in world.cities if c.name == user.city)
+    cur = world.currency
+    money.remember_currency(s, cur)
 
     # catalog: products, their variants (purchasable items) and reviews
     products = s.table("products", key="product_id", kind="product",
@@ -97,8 +116,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 options = dict(zip(axes, combo, strict=True))
                 v_rows.append({"item_id": f"itm_{n_v:04d}", "product_id": pid,
                                "options": options,
-                               "price": round(base + axes[first].index(options[first]) * step,
-                                              2),
+                               "price": money.seed(
+                                   round(base + axes[first].index(options[first]) * step, 2),
+                                   cur),
                                "stock": rng.choice([0, 2, 3, 5, 8, 12, 15, 24, 40])})
     products.load(p_rows)
     variants.load(v_rows)
@@ -152,12 +172,10 @@ def build(s: State, world: World, rng: random.Random) -> None:
          "last4": None, "expires": None, "balance": None, "is_default": False},
         {"payment_method_id": "pm_0004", "kind": "gift_card", "label": "Gift card",
          "last4": f"{rng.randint(1000, 9999)}", "expires": None,
-         "balance": float(rng.choice([25, 40, 60, 75])), "is_default": False}])
+         "balance": money.seed(rng.choice([25, 40, 60, 75]), cur), "is_default": False}])
     coupons = s.table("coupons", key="code", kind="coupon",
                       hint="coupon codes come from promotions the user received")
-    coupons.load([dict(zip(("code", "description", "kind", "value", "min_spend", "category",
-                            "expires_at", "max_discount", "single_use", "used"), c,
-                           strict=True)) for c in COUPONS])
+    coupons.load([_coupon(c, cur) for c in COUPONS])
     s.set_var("coupon_code", None)
 
     # order history; delivered orders feed the user's reviews and returns
@@ -175,10 +193,10 @@ def build(s: State, world: World, rng: random.Random) -> None:
             items.append({"item_id": v["item_id"], "product_id": p["product_id"],
                           "name": p["name"], "options": v["options"],
                           "quantity": rng.choice([1, 1, 1, 2]), "unit_price": v["price"]})
-        subtotal = round(sum(it["unit_price"] * it["quantity"] for it in items), 2)
-        code, discount = ("WELCOME10", min(round(subtotal * 0.1, 2), 50.0)) if i == 0 \
-            else (None, 0.0)
-        fee, total = order_totals(subtotal, discount, False)
+        subtotal = sum(it["unit_price"] * it["quantity"] for it in items)
+        code, discount = ("WELCOME10", min(money.percent(subtotal, 10), money.seed(50, cur))
+                          ) if i == 0 else (None, 0)
+        fee, total = order_totals(subtotal, discount, False, cur)
         placed = days_ago(world, age, rng) if age else \
             clock.stamp(clock.local(TODAY, dt.time(8 + i % 3, i), world.tz))
         if o_rows and placed <= o_rows[-1]["placed_at"]:  # ids follow the order of placing
@@ -225,9 +243,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
         ret_rows.append({"return_id": f"ret_{j + 1:04d}", "order_id": order["order_id"],
                          "items": [{"item_id": item["item_id"], "name": item["name"],
                                     "quantity": item["quantity"],
-                                    "refund": round(item["unit_price"] * item["quantity"], 2)}],
+                                    "refund": item["unit_price"] * item["quantity"]}],
                          "reason": rng.choice(RETURN_REASONS), "status": status,
-                         "refund_amount": round(item["unit_price"] * item["quantity"], 2),
+                         "refund_amount": item["unit_price"] * item["quantity"],
                          "refund_to": order["payment_method_id"],
                          "created_at": days_ago(world, ORDER_PLAN[idx][0] - 6, rng),
                          "rma_code": f"RMA-{rng.randint(100000, 999999)}"})

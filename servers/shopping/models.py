@@ -22,6 +22,7 @@ class ProductSummary(TypedDict):
     category: str
     price_min: float
     price_max: float
+    currency: str
     rating: float | None
     review_count: int
     in_stock: bool
@@ -36,6 +37,7 @@ class Variant(TypedDict):
     item_id: str
     options: dict
     price: float
+    currency: str
     stock: int
     available: bool
 
@@ -79,6 +81,7 @@ class CartLine(TypedDict):
     unit_price: float
     quantity: int
     line_total: float
+    currency: str
     stock: int
 
 
@@ -90,6 +93,7 @@ class Cart(TypedDict):
     discount: float
     shipping_fee: float
     total: float
+    currency: str
     notice: str | None
 
 
@@ -118,6 +122,7 @@ class PaymentMethod(TypedDict):
     expires: str | None
     expired: bool
     balance: float | None
+    currency: str
     is_default: bool
 
 
@@ -132,6 +137,7 @@ class OrderItem(TypedDict):
     options: dict
     quantity: int
     unit_price: float
+    currency: str
     returned: bool
 
 
@@ -153,6 +159,7 @@ class Order(TypedDict):
     discount: float
     shipping_fee: float
     total: float
+    currency: str
     shipping_address: Address
     payment_method_id: str
     payment_label: str
@@ -171,6 +178,7 @@ class OrderSummary(TypedDict):
     item_count: int
     item_names: list[str]
     total: float
+    currency: str
 
 
 class OrderList(TypedDict):
@@ -181,6 +189,7 @@ class OrderList(TypedDict):
 class CancelOut(TypedDict):
     order: Order
     refund_amount: float
+    currency: str
     refunded_to: str
 
 
@@ -189,6 +198,7 @@ class ReturnItem(TypedDict):
     name: str
     quantity: int
     refund: float
+    currency: str
 
 
 class Return(TypedDict):
@@ -198,6 +208,7 @@ class Return(TypedDict):
     reason: str
     status: str
     refund_amount: float
+    currency: str
     refund_to: str
     created_at: str
     rma_code: str
@@ -224,6 +235,7 @@ class WishlistEntry(TypedDict):
     product_id: str
     name: str
     price_min: float
+    currency: str
     in_stock: bool
     added_at: str
 

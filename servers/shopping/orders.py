@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal, get_args
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -14,6 +15,8 @@ from servers.shopping.common import (
     ProductId,
     now,
     order_out,
+    out,
+    return_out,
     returns_of,
 )
 from servers.shopping.data import CANCEL_REASONS, RETURN_DAYS, TODAY
@@ -46,7 +49,8 @@ def list_orders(
     return {"orders": [{"order_id": o["order_id"], "status": o["status"],
                         "placed_at": o["placed_at"],
                         "item_count": sum(it["quantity"] for it in o["items"]),
-                        "item_names": [it["name"] for it in o["items"]], "total": o["total"]}
+                        "item_names": [it["name"] for it in o["items"]],
+                        "total": out(s, o["total"]), "currency": money.currency_of(s)}
                        for o in rows[:limit]], "total": len(rows)}
 
 
@@ -80,10 +84,11 @@ def cancel_order(s: State, order_id: OrderId,
     method = s["payment_methods"].get(order["payment_method_id"])
     if method["kind"] == "gift_card":  # cards and PayPal are refunded by the provider
         s["payment_methods"].update(method["payment_method_id"],
-                                    balance=round(method["balance"] + order["total"], 2))
+                                    balance=method["balance"] + order["total"])
     order = s["orders"].update(order_id, status="cancelled", cancelled_at=now(s),
                                cancel_reason=reason)
-    return {"order": order_out(s, order), "refund_amount": order["total"],
+    return {"order": order_out(s, order), "refund_amount": out(s, order["total"]),
+            "currency": money.currency_of(s),
             "refunded_to": order["payment_method_id"]}
 
 
@@ -116,18 +121,21 @@ def request_return(
         if item_id in returned:
             raise ToolError(f"item {item_id} of order {order_id} was already returned")
         it = by_id[item_id]
-        # a share of the order discount stays with the kept items
-        share = 1 - order["discount"] / order["subtotal"] if order["subtotal"] else 1
+        # a share of the order discount stays with the kept items: the line's part of the
+        # discount, rounded half to even, is not refunded
+        line = it["unit_price"] * it["quantity"]
+        kept = money.divide(line * order["discount"], order["subtotal"]) if order["subtotal"] \
+            else 0
         items.append({"item_id": item_id, "name": it["name"], "quantity": it["quantity"],
-                      "refund": round(it["unit_price"] * it["quantity"] * share, 2)})
+                      "refund": line - kept})
     rid = s.next_id("ret")
     n = int(rid.split("_")[1])
     row = s["returns"].insert({
         "return_id": rid, "order_id": order_id, "items": items, "reason": reason,
-        "status": "requested", "refund_amount": round(sum(i["refund"] for i in items), 2),
+        "status": "requested", "refund_amount": sum(i["refund"] for i in items),
         "refund_to": order["payment_method_id"], "created_at": now(s),
         "rma_code": f"RMA-{100000 + (n * 7919) % 900000}"})
-    return row
+    return return_out(s, row)
 
 
 @DOMAIN.tool(read_only=True)

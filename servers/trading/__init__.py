@@ -3,7 +3,8 @@
 Listed companies are the world's companies plus well-known large caps; the account belongs to
 the world's principal. Quotes are fixed for the session, so market orders fill at the quoted
 price and the same calls always give the same result; the market status is the world's now
-on New York's clock.
+on New York's clock. Prices, cash and cost bases are integer minor units of the world's
+currency (servers.core.money); every object with amounts carries a `currency` field.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -41,6 +42,7 @@ from servers.trading.schemas import (
     SymbolList,
     SymbolMatch,
     TimeInForce,
+    Trade,
     TradeList,
     Watchlist,
     WatchlistList,
@@ -89,10 +91,26 @@ def _stock(s: State, symbol: str) -> Row:
     return row
 
 
-def _match(row: Row) -> SymbolMatch:
+def _out(s: State, minor: int | None) -> int | float | None:
+    """Minor units -> a JSON number in major units (None stays None)."""
+    return None if minor is None else money.amount_out(s, minor)
+
+
+def _match(s: State, row: Row) -> SymbolMatch:
     return {"symbol": row["symbol"], "name": row["name"], "exchange": row["exchange"],
-            "sector": row["sector"], "price": row["price"],
+            "sector": row["sector"], "price": _out(s, row["price"]),
+            "currency": money.currency_of(s),
             "change_percent": _pct(row["price"] - row["previous_close"], row["previous_close"])}
+
+
+def _order(s: State, row: Row) -> Order:
+    return {**row, "limit_price": _out(s, row["limit_price"]),
+            "filled_price": _out(s, row["filled_price"]), "currency": money.currency_of(s)}
+
+
+def _trade(s: State, row: Row) -> Trade:
+    return {**row, "price": _out(s, row["price"]), "amount": _out(s, row["amount"]),
+            "realized_pl": _out(s, row["realized_pl"]), "currency": money.currency_of(s)}
 
 
 def _pct(delta: float, base: float) -> float:
@@ -104,25 +122,32 @@ def _reserved_shares(s: State, symbol: str) -> int:
                if o["status"] == "open" and o["side"] == "sell" and o["symbol"] == symbol)
 
 
-def _buying_power(s: State) -> float:
-    return round(s.var("cash") - reserved_cash(s), 2)
+def _buying_power(s: State) -> int:
+    return s.var("cash") - reserved_cash(s)
+
+
+def _held(s: State, row: Row) -> dict[str, int]:
+    """A position's amounts in minor units (exact; the basis is stored, not derived)."""
+    stock = s["stocks"].get(row["symbol"])
+    qty, price, basis = row["quantity"], stock["price"], row["cost_basis"]
+    return {"value": qty * price, "basis": basis, "pl": qty * price - basis,
+            "day": qty * (price - stock["previous_close"])}
 
 
 def _position(s: State, row: Row) -> Position:
-    stock = s["stocks"].get(row["symbol"])
-    qty, price = row["quantity"], stock["price"]
-    basis = round(qty * row["average_cost"], 2)
-    value = round(qty * price, 2)
-    return {"symbol": row["symbol"], "name": stock["name"], "quantity": qty,
-            "average_cost": round(row["average_cost"], 2), "price": price,
-            "market_value": value, "cost_basis": basis, "unrealized_pl": round(value - basis, 2),
-            "unrealized_pl_percent": _pct(value - basis, basis),
-            "day_change": round(qty * (price - stock["previous_close"]), 2)}
+    stock, m = s["stocks"].get(row["symbol"]), _held(s, row)
+    return {"symbol": row["symbol"], "name": stock["name"], "quantity": row["quantity"],
+            "currency": money.currency_of(s),
+            # per share, rounded to the minor unit by the one rounding rule (half to even)
+            "average_cost": _out(s, money.divide(m["basis"], row["quantity"])),
+            "price": _out(s, stock["price"]), "market_value": _out(s, m["value"]),
+            "cost_basis": _out(s, m["basis"]), "unrealized_pl": _out(s, m["pl"]),
+            "unrealized_pl_percent": _pct(m["pl"], m["basis"]), "day_change": _out(s, m["day"])}
 
 
 def _watchlist(s: State, row: Row) -> Watchlist:
     return {"watchlist_id": row["watchlist_id"], "name": row["name"],
-            "symbols": [_match(s["stocks"].get(x)) for x in row["symbols"]]}
+            "symbols": [_match(s, s["stocks"].get(x)) for x in row["symbols"]]}
 
 
 def _default_watchlist(s: State, watchlist_id: str | None) -> Row:
@@ -154,50 +179,55 @@ def search_symbols(
         query: Annotated[str | None, Arg("Part of a ticker or company name (case-insensitive)",
                                          min_length=1)] = None,
         sector: Annotated[Sector | None, Arg("Only stocks in this sector")] = None,
-        min_price: Annotated[float | None, Arg("Only stocks priced at least this (USD)",
-                                               minimum=0)] = None,
-        max_price: Annotated[float | None, Arg("Only stocks priced at most this (USD)",
-                                               minimum=0)] = None) -> SymbolList:
+        min_price: Annotated[float | None, Arg(
+            "Only stocks priced at least this (the account's currency)", minimum=0)] = None,
+        max_price: Annotated[float | None, Arg(
+            "Only stocks priced at most this (the account's currency)", minimum=0)] = None
+) -> SymbolList:
     """Find stocks by ticker or company name, optionally filtered by sector and price range."""
     q = (query or "").strip().lower()
+    lo = None if min_price is None else money.amount_in(s, min_price, "min_price")
+    hi = None if max_price is None else money.amount_in(s, max_price, "max_price")
     found = [r for r in s["stocks"].rows()
              if (q in r["symbol"].lower() or q in r["name"].lower())
              and (sector is None or r["sector"] == sector)
-             and (min_price is None or r["price"] >= min_price)
-             and (max_price is None or r["price"] <= max_price)]
+             and (lo is None or r["price"] >= lo) and (hi is None or r["price"] <= hi)]
     found.sort(key=lambda r: (r["symbol"].lower() != q, r["symbol"]))  # exact ticker first
-    return {"symbols": [_match(r) for r in found], "total": len(found)}
+    return {"symbols": [_match(s, r) for r in found], "total": len(found)}
 
 
 @DOMAIN.tool(read_only=True)
 def get_quote(s: State, symbol: Symbol) -> Quote:
     """Get a stock's latest price, day change, open, high, low and volume."""
     row = _stock(s, symbol)
-    change = round(row["price"] - row["previous_close"], 2)
-    return {**row, "currency": "USD", "change": change,
+    change = row["price"] - row["previous_close"]
+    prices = {k: _out(s, row[k]) for k in ("price", "previous_close", "open", "day_high",
+                                            "day_low")}
+    return {**row, **prices, "currency": money.currency_of(s), "change": _out(s, change),
             "change_percent": _pct(change, row["previous_close"]), "as_of": _now(s)}
 
 
 @DOMAIN.tool(read_only=True)
 def get_account_summary(s: State) -> Account:
     """Show the account's cash, buying power (cash not held for open buy orders) and equity."""
-    held = [_position(s, r) for r in s["positions"].rows()]
-    value = round(sum(p["market_value"] for p in held), 2)
+    held = [_held(s, r) for r in s["positions"].rows()]
+    value, cash = sum(m["value"] for m in held), s.var("cash")
     return {"account_id": s.var("account_id"), "owner_name": s.var("owner_name"),
-            "currency": "USD", "cash": s.var("cash"), "buying_power": _buying_power(s),
-            "positions_value": value, "equity": round(s.var("cash") + value, 2),
-            "unrealized_pl": round(sum(p["unrealized_pl"] for p in held), 2),
-            "day_change": round(sum(p["day_change"] for p in held), 2),
+            "currency": money.currency_of(s), "cash": _out(s, cash),
+            "buying_power": _out(s, _buying_power(s)), "positions_value": _out(s, value),
+            "equity": _out(s, cash + value),
+            "unrealized_pl": _out(s, sum(m["pl"] for m in held)),
+            "day_change": _out(s, sum(m["day"] for m in held)),
             "open_orders": len(s["orders"].rows(lambda o: o["status"] == "open"))}
 
 
 @DOMAIN.tool(read_only=True)
 def list_positions(s: State) -> PositionList:
     """List the stocks the account holds with quantity, average cost, value and profit/loss."""
-    held = [_position(s, r) for r in s["positions"].rows()]
-    held.sort(key=lambda p: -p["market_value"])
-    return {"positions": held,
-            "total_market_value": round(sum(p["market_value"] for p in held), 2)}
+    rows = sorted(s["positions"].rows(), key=lambda r: -_held(s, r)["value"])
+    return {"positions": [_position(s, r) for r in rows],
+            "total_market_value": _out(s, sum(_held(s, r)["value"] for r in rows)),
+            "currency": money.currency_of(s)}
 
 
 @DOMAIN.tool(read_only=False)
@@ -209,34 +239,38 @@ def place_order(
             "market: fill now at the quoted price; limit: fill only at limit_price or better"
         )] = "market",
         limit_price: Annotated[float | None, Arg(
-            "Limit price in USD (required for limit orders, not allowed for market orders)",
-            minimum=0.01)] = None,
+            "Limit price per share in the account's currency, with at most its decimals "
+            "(required for limit orders, not allowed for market orders)", minimum=0.01)] = None,
         time_in_force: Annotated[TimeInForce, Arg(
             "How long an unfilled limit order stays open: day or gtc (good till cancelled)"
         )] = "day") -> PlacedOrder:
     """Place a buy or sell order. Market orders fill at once at the quoted price; a limit
     order fills at once if the quote is at or better than its limit, else it stays open."""
-    stock = _stock(s, symbol)
+    stock, cur = _stock(s, symbol), money.currency_of(s)
     sym, price = stock["symbol"], stock["price"]
+    limit = None
     if order_type == "limit":
         if limit_price is None:
             raise ToolError("limit orders need limit_price; use get_quote to see the current "
                             "price, or place a market order")
-        if abs(limit_price - price) > PRICE_COLLAR * price:
-            raise ToolError(f"limit price {limit_price:.2f} is more than 50% away from {sym}'s "
-                            f"last price {price:.2f}; check the price with get_quote")
+        limit = money.amount_in(s, limit_price, "limit_price")
+        if abs(limit - price) > PRICE_COLLAR * price:
+            raise ToolError(f"limit price {money.fmt(limit, cur)} is more than 50% away from "
+                            f"{sym}'s last price {money.fmt(price, cur)}; check the price with "
+                            "get_quote")
     elif limit_price is not None:
         raise ToolError("limit_price is only for limit orders; drop it or set order_type "
                         "to 'limit'")
-    fills = (order_type == "market" or (side == "buy" and limit_price >= price)
-             or (side == "sell" and limit_price <= price))
+    fills = (order_type == "market" or (side == "buy" and limit >= price)
+             or (side == "sell" and limit <= price))
     if side == "buy":
-        cost = round(quantity * (price if fills else limit_price), 2)
-        power = _buying_power(s)
+        unit = price if fills else limit
+        cost, power = quantity * unit, _buying_power(s)
         if cost > power:
-            raise ToolError(f"insufficient buying power: {quantity} {sym} needs {cost:.2f} USD "
-                            f"but buying power is {power:.2f} USD; buy at most "
-                            f"{int(power // (price if fills else limit_price))} shares")
+            raise ToolError(f"insufficient buying power: {quantity} {sym} needs "
+                            f"{money.fmt(cost, cur)} but buying power is "
+                            f"{money.fmt(power, cur)}; buy at most {max(power, 0) // unit} "
+                            "shares")
     else:
         pos = s["positions"].find(sym)
         owned = pos["quantity"] if pos else 0
@@ -249,15 +283,16 @@ def place_order(
     when = _tick(s)
     order = s["orders"].insert({
         "order_id": s.next_id("ord"), "symbol": sym, "side": side, "order_type": order_type,
-        "quantity": quantity, "limit_price": None if limit_price is None else float(limit_price),
+        "quantity": quantity, "limit_price": limit,
         "time_in_force": time_in_force, "status": "filled" if fills else "open",
         "filled_price": price if fills else None, "created_at": when, "updated_at": when})
     trade = None
     if fills:
         trade = apply_fill(s, order["order_id"], sym, side, quantity, price, when,
                             s.next_id("trd"))
-    return {"order": order, "trade": trade, "cash": s.var("cash"),
-            "buying_power": _buying_power(s)}
+    return {"order": _order(s, order), "trade": None if trade is None else _trade(s, trade),
+            "cash": _out(s, s.var("cash")), "buying_power": _out(s, _buying_power(s)),
+            "currency": cur}
 
 
 @DOMAIN.tool(read_only=False)
@@ -268,7 +303,7 @@ def cancel_order(s: State, order_id: Annotated[str, Arg(
     if order["status"] != "open":
         raise ToolError(f"order {order_id} is already {order['status']}; only open orders can "
                         "be cancelled (list_orders with status 'open' shows them)")
-    return s["orders"].update(order_id, status="cancelled", updated_at=_tick(s))
+    return _order(s, s["orders"].update(order_id, status="cancelled", updated_at=_tick(s)))
 
 
 @DOMAIN.tool(read_only=True)
@@ -284,14 +319,14 @@ def list_orders(
             if (status is None or o["status"] == status)
             and (sym is None or o["symbol"] == sym) and (side is None or o["side"] == side)]
     rows.sort(key=lambda o: (o["created_at"], o["order_id"]), reverse=True)
-    return {"orders": rows[:limit], "total": len(rows)}
+    return {"orders": [_order(s, o) for o in rows[:limit]], "total": len(rows)}
 
 
 @DOMAIN.tool(read_only=True)
 def get_order(s: State, order_id: Annotated[str, Arg(
         "Order id, e.g. 'ord_0007' (from list_orders or place_order)")]) -> Order:
     """Get one order's details and status (open, filled or cancelled)."""
-    return s["orders"].get(order_id)
+    return _order(s, s["orders"].get(order_id))
 
 
 @DOMAIN.tool(read_only=True)
@@ -305,7 +340,7 @@ def list_trades(
     rows = [t for t in s["trades"].rows()
             if (sym is None or t["symbol"] == sym) and (side is None or t["side"] == side)]
     rows.sort(key=lambda t: (t["executed_at"], t["trade_id"]), reverse=True)
-    return {"trades": rows[:limit], "total": len(rows)}
+    return {"trades": [_trade(s, t) for t in rows[:limit]], "total": len(rows)}
 
 
 @DOMAIN.tool(read_only=True)

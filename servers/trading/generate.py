@@ -7,7 +7,7 @@ import random
 import re
 from zoneinfo import ZoneInfo
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import Row, State
 from servers.core.world import World
 
@@ -62,13 +62,14 @@ def _market_time(days: int, rng: random.Random, tz: ZoneInfo) -> str:
     return clock.stamp(clock.local(day, dt.time(minute // 60, minute % 60), MARKET_ZONE), tz)
 
 
-def _quote_row(rng: random.Random, symbol: str, name: str, exchange: str, sector: str,
-               base: float) -> Row:
-    prev = round(base * rng.uniform(0.9, 1.1), 2)
-    price = round(prev * (1 + rng.uniform(-0.035, 0.035)), 2)
-    open_ = round(prev * (1 + rng.uniform(-0.01, 0.01)), 2)
-    high = round(max(price, open_) * (1 + rng.uniform(0, 0.01)), 2)
-    low = round(min(price, open_) * (1 - rng.uniform(0, 0.01)), 2)
+def _quote_row(rng: random.Random, cur: str, symbol: str, name: str, exchange: str,
+               sector: str, base: float) -> Row:
+    """A quote in minor units of `cur`: a USD-like base scaled, then drifted exactly."""
+    prev = money.seed(round(base * rng.uniform(0.9, 1.1), 2), cur)
+    price = money.times(prev, 1 + rng.uniform(-0.035, 0.035))
+    open_ = money.times(prev, 1 + rng.uniform(-0.01, 0.01))
+    high = money.times(max(price, open_), 1 + rng.uniform(0, 0.01))
+    low = money.times(min(price, open_), 1 - rng.uniform(0, 0.01))
     return {"symbol": symbol, "name": name, "exchange": exchange, "sector": sector,
             "price": price, "previous_close": prev, "open": open_, "day_high": high,
             "day_low": low, "volume": rng.randint(200_000, 60_000_000)}
@@ -77,14 +78,16 @@ def _quote_row(rng: random.Random, symbol: str, name: str, exchange: str, sector
 def build(s: State, world: World, rng: random.Random) -> None:
     s.set_var("account_id", f"U{rng.randint(1000000, 9999999)}")
     s.set_var("owner_name", world.user.name)
+    cur = world.currency
+    money.remember_currency(s, cur)
     stocks = s.table("stocks", key="symbol", kind="symbol",
                      hint="use search_symbols to look up a ticker by company name")
-    rows = [_quote_row(rng, *c) for c in LARGE_CAPS]
+    rows = [_quote_row(rng, cur, *c) for c in LARGE_CAPS]
     taken = {c[0] for c in LARGE_CAPS}
     for company in world.companies:
         ticker = _ticker(company.name, taken)
         taken.add(ticker)
-        rows.append(_quote_row(rng, ticker, company.name, rng.choice(["NYSE", "NASDAQ"]),
+        rows.append(_quote_row(rng, cur, ticker, company.name, rng.choice(["NYSE", "NASDAQ"]),
                                SECTOR_OF_INDUSTRY[company.industry],
                                round(rng.uniform(8, 320), 2)))
     stocks.load(rows)
@@ -98,33 +101,33 @@ def build(s: State, world: World, rng: random.Random) -> None:
         for _ in range(rng.randint(1, 3)):
             events.append((rng.randint(20, 250), {
                 "symbol": sym, "side": "buy", "quantity": rng.choice([2, 5, 5, 10, 10, 15, 20]),
-                "fill": round(price * rng.uniform(0.72, 1.12), 2), "status": "filled"}))
+                "fill": money.times(price, rng.uniform(0.72, 1.12)), "status": "filled"}))
     for sym in held[:4]:  # partial profit-taking
         events.append((rng.randint(2, 15), {"symbol": sym, "side": "sell", "quantity": 1,
-                                            "fill": round(stocks.get(sym)["price"]
-                                                          * rng.uniform(0.95, 1.05), 2),
+                                            "fill": money.times(stocks.get(sym)["price"],
+                                                                rng.uniform(0.95, 1.05)),
                                             "status": "filled"}))
     for sym in rng.sample([x for x in symbols if x not in held], 3):  # closed round trips
         price, qty = stocks.get(sym)["price"], rng.choice([5, 10, 20])
         days = rng.randint(60, 200)
         events.append((days, {"symbol": sym, "side": "buy", "quantity": qty, "status": "filled",
-                              "fill": round(price * rng.uniform(0.8, 1.0), 2)}))
+                              "fill": money.times(price, rng.uniform(0.8, 1.0))}))
         events.append((days - rng.randint(10, 50), {
             "symbol": sym, "side": "sell", "quantity": qty, "status": "filled",
-            "fill": round(price * rng.uniform(0.9, 1.15), 2)}))
+            "fill": money.times(price, rng.uniform(0.9, 1.15))}))
     for sym in rng.sample(symbols, 4):
         price = stocks.get(sym)["price"]
         events.append((rng.randint(5, 120), {
             "symbol": sym, "side": "buy", "quantity": rng.choice([5, 10, 25]),
-            "limit": round(price * rng.uniform(0.8, 0.95), 2), "status": "cancelled"}))
+            "limit": money.times(price, rng.uniform(0.8, 0.95)), "status": "cancelled"}))
     for i, sym in enumerate(rng.sample(symbols, 3) + held[4:6]):
         price = stocks.get(sym)["price"]
         buy = i < 3
         events.append((rng.randint(1, 6), {
             "symbol": sym, "side": "buy" if buy else "sell",
             "quantity": rng.choice([2, 3, 5] if buy else [1, 2]),
-            "limit": round(price * (rng.uniform(0.85, 0.97) if buy else rng.uniform(1.04, 1.2)),
-                           2), "status": "open"}))
+            "limit": money.times(price, rng.uniform(0.85, 0.97) if buy
+                                 else rng.uniform(1.04, 1.2)), "status": "open"}))
     stamped = sorted(((_market_time(d, rng, world.tz), e) for d, e in events),
                      key=lambda x: x[0])
 
@@ -151,7 +154,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.set_var("__seq_ord", len(stamped))
     s.set_var("__seq_trd", n_trades)
     # Cash is set after the fills (so they do not move it), above what open buys hold.
-    s.set_var("cash", round(rng.uniform(8000, 30000) + reserved_cash(s), 2))
+    s.set_var("cash", money.seed(round(rng.uniform(8000, 30000), 2), cur) + reserved_cash(s))
     s.commit()  # generation is not undoable
 
     watchlists = s.table("watchlists", key="watchlist_id", kind="watchlist",
@@ -165,37 +168,40 @@ def build(s: State, world: World, rng: random.Random) -> None:
             rng.sample(["KO", "JNJ", "XOM", "JPM", "WMT", "V"], 3))}])
 
 
-def apply_fill(s: State, order_id: str, symbol: str, side: str, qty: int, price: float,
+def apply_fill(s: State, order_id: str, symbol: str, side: str, qty: int, price: int,
                when: str, trade_id: str) -> Row:
-    """Book a fill: a trade row, the position and (after generation) the cash."""
+    """Book a fill: a trade row, the position and (after generation) the cash. A position
+    keeps its total cost basis in minor units; a sale removes the sold shares' share of it
+    (rounded half to even), so basis and realized profit always add up exactly."""
     positions = s["positions"]
     pos = positions.find(symbol)
-    amount = round(qty * price, 2)
+    amount = qty * price
     realized = None
     if side == "buy":
         held = pos["quantity"] if pos else 0
-        cost = (pos["average_cost"] * held if pos else 0.0) + amount
         row = {"symbol": symbol, "quantity": held + qty,
-               "average_cost": round(cost / (held + qty), 4)}
+               "cost_basis": (pos["cost_basis"] if pos else 0) + amount}
         if pos:
             positions.update(symbol, **row)
         else:
             positions.insert(row)
     else:
-        realized = round((price - pos["average_cost"]) * qty, 2)
+        sold_basis = money.divide(pos["cost_basis"] * qty, pos["quantity"])
+        realized = amount - sold_basis
         if pos["quantity"] == qty:
             positions.delete(symbol)
         else:
-            positions.update(symbol, quantity=pos["quantity"] - qty)
+            positions.update(symbol, quantity=pos["quantity"] - qty,
+                             cost_basis=pos["cost_basis"] - sold_basis)
     if s.var("cash") is not None:
-        s.set_var("cash", round(s.var("cash") + (amount if side == "sell" else -amount), 2))
+        s.set_var("cash", s.var("cash") + (amount if side == "sell" else -amount))
     return s["trades"].insert({
         "trade_id": trade_id, "order_id": order_id, "symbol": symbol, "side": side,
         "quantity": qty, "price": price, "amount": amount, "realized_pl": realized,
         "executed_at": when})
 
 
-def reserved_cash(s: State) -> float:
+def reserved_cash(s: State) -> int:
     """Cash held back for open buy limit orders (not available as buying power)."""
-    return round(sum(o["quantity"] * o["limit_price"] for o in s["orders"].rows()
-                     if o["status"] == "open" and o["side"] == "buy"), 2)
+    return sum(o["quantity"] * o["limit_price"] for o in s["orders"].rows()
+               if o["status"] == "open" and o["side"] == "buy")

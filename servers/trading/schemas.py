@@ -36,6 +36,7 @@ class SymbolMatch(TypedDict):
     exchange: str
     sector: str
     price: float
+    currency: str
     change_percent: float
 
 
@@ -71,6 +72,7 @@ class Position(TypedDict):
     symbol: str
     name: str
     quantity: int
+    currency: str
     average_cost: float
     price: float
     market_value: float
@@ -83,6 +85,7 @@ class Position(TypedDict):
 class PositionList(TypedDict):
     positions: list[Position]
     total_market_value: float
+    currency: str
 
 
 class Order(TypedDict):
@@ -92,6 +95,7 @@ class Order(TypedDict):
     order_type: str
     quantity: int
     limit_price: float | None
+    currency: str
     time_in_force: str
     status: str
     filled_price: float | None
@@ -112,6 +116,7 @@ class Trade(TypedDict):
     quantity: int
     price: float
     amount: float
+    currency: str
     realized_pl: float | None
     executed_at: str
 
@@ -126,6 +131,7 @@ class PlacedOrder(TypedDict):
     trade: Trade | None
     cash: float
     buying_power: float
+    currency: str
 
 
 class Watchlist(TypedDict):

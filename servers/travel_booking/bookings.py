@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -28,6 +28,7 @@ from servers.travel_booking.common import (
     method_out,
     now,
     operating_flight,
+    out,
     pay_method_for,
     refund_quote,
     refund_shares,
@@ -47,6 +48,9 @@ from servers.travel_booking.data import (
     fare,
     free_seats,
     seats_left,
+)
+from servers.travel_booking.data import (
+    fee as fee_of,
 )
 from servers.travel_booking.models import (
     BaggageOut,
@@ -83,7 +87,7 @@ def get_traveler_profile(s: State) -> Profile:
 @DOMAIN.tool(read_only=True)
 def list_payment_methods(s: State) -> PaymentMethodList:
     """List the user's saved payment methods (cards with expiry, travel voucher balance)."""
-    return {"payment_methods": [method_out(m) for m in s["payment_methods"].rows()]}
+    return {"payment_methods": [method_out(s, m) for m in s["payment_methods"].rows()]}
 
 
 @DOMAIN.tool(read_only=True)
@@ -120,7 +124,8 @@ def cancel_booking(
                           Arg("Why the traveller cancels")]) -> CancelOut:
     """Cancel a held or confirmed flight booking. Refund rules: full within 24 hours of
     booking, for business fares, or (less the premium) with travel insurance; otherwise a
-    per-passenger fee (economy $200, premium economy $100). Each method gets back what it paid
+    per-passenger fee (economy 200, premium economy 100 USD-like, in the world's currency).
+    Each method gets back what it paid
     (bags paid with a voucher go back to the voucher); the fee is kept from the fare's method,
     an insurance premium from the method that paid it."""
     booking = s["bookings"].get(booking_id)
@@ -130,8 +135,11 @@ def cancel_booking(
         booking = add_charge(s, booking, "refund on cancellation", -amount, method)
     row = s["bookings"].update(booking_id, status="cancelled", cancelled_at=now(s),
                                cancel_reason=reason, hold_expires_at=None)
-    return {"booking": booking_out(s, row), "refund_amount": refund, "cancellation_fee": fee,
-            "refunds": [{"payment_method_id": m, "amount": a} for m, a in shares],
+    cur = money.currency_of(s)
+    return {"booking": booking_out(s, row), "refund_amount": out(s, refund),
+            "cancellation_fee": out(s, fee), "currency": cur,
+            "refunds": [{"payment_method_id": m, "amount": out(s, a), "currency": cur}
+                        for m, a in shares],
             "policy": policy}
 
 
@@ -145,8 +153,9 @@ def change_flight(
         cabin: Annotated[CabinName | None, Arg("New cabin (default: keep the cabin)")] = None,
         payment_method_id: OptionalMethodId = None) -> ChangeOut:
     """Move a confirmed booking to another flight or date on the same route. The fare
-    difference is charged (or refunded) plus a change fee per passenger (economy $75, premium
-    economy $50; none for business or platinum members); seat choices are cleared."""
+    difference is charged (or refunded) plus a change fee per passenger (economy 75, premium
+    economy 50 USD-like, in the world's currency; none for business or platinum members);
+    seat choices are cleared."""
     booking = confirmed_upcoming(s, booking_id, "change the flight")
     method = pay_method_for(s, booking, payment_method_id)
     day = bookable_date(new_date, "new_date")
@@ -170,11 +179,11 @@ def change_flight(
         raise ToolError(f"only {left} {cabin} seat(s) left on {flight['flight_number']} on "
                         f"{day.isoformat()} for {pax} passenger(s); pick another flight")
     new_fare = fare(s.var("inventory_seed"), flight, day, cabin)
-    difference = round((new_fare - booking["fare_per_passenger"]) * pax, 2)
+    difference = (new_fare - booking["fare_per_passenger"]) * pax
     waived = (s.var("loyalty_tier") == "platinum"
               or booked_within_24h(s, booking))
-    fee = 0.0 if waived else CHANGE_FEE[booking["cabin"]] * pax
-    net = round(difference + fee, 2)
+    fee = 0 if waived else fee_of(s, CHANGE_FEE[booking["cabin"]]) * pax
+    net = difference + fee
     what = f"change to {flight['flight_number']} on {day.isoformat()} ({cabin})"
     if net > 0:
         booking = add_charge(s, booking, f"{what}: fare difference and change fee", net, method)
@@ -185,8 +194,9 @@ def change_flight(
         booking_id, flight_number=flight["flight_number"], date=day.isoformat(), cabin=cabin,
         fare_per_passenger=new_fare,
         passengers=[{"name": p["name"], "seat": None} for p in booking["passengers"]])
-    return {"booking": booking_out(s, row), "fare_difference": difference, "change_fee": fee,
-            "amount_charged": max(net, 0.0), "amount_refunded": max(-net, 0.0)}
+    return {"booking": booking_out(s, row), "fare_difference": out(s, difference),
+            "change_fee": out(s, fee), "amount_charged": out(s, max(net, 0)),
+            "amount_refunded": out(s, max(-net, 0)), "currency": money.currency_of(s)}
 
 
 @DOMAIN.tool(read_only=False)
@@ -196,7 +206,7 @@ def add_baggage(
                                  maximum=MAX_BAGS_PER_PASSENGER * MAX_PASSENGERS)],
         payment_method_id: OptionalMethodId = None) -> BaggageOut:
     """Add checked bags to a confirmed booking. Bags within the free allowance (cabin and
-    loyalty tier) cost nothing; each extra bag costs $45."""
+    loyalty tier) cost nothing; each extra bag costs 45 USD-like (in the world's currency)."""
     booking = confirmed_upcoming(s, booking_id, "add checked bags")
     method = pay_method_for(s, booking, payment_method_id)
     pax = len(booking["passengers"])
@@ -207,12 +217,12 @@ def add_baggage(
                         f"{booking['checked_bags']}")
     allowance = bag_allowance(s, booking)
     extra = max(0, total - allowance) - max(0, booking["checked_bags"] - allowance)
-    cost = BAG_FEE * extra
+    cost = fee_of(s, BAG_FEE) * extra
     if cost > 0:
         booking = add_charge(s, booking, f"{extra} extra checked bag(s)", cost, method)
     row = s["bookings"].update(booking_id, checked_bags=total)
     return {"booking": booking_out(s, row), "bags_added": bags, "free_bag_allowance": allowance,
-            "amount_charged": cost}
+            "amount_charged": out(s, cost), "currency": money.currency_of(s)}
 
 
 @DOMAIN.tool(read_only=False)
@@ -223,7 +233,7 @@ def select_seat(
                                  pattern=r"\s*\d{1,2}[A-Fa-f]\s*")],
         payment_method_id: OptionalMethodId = None) -> SeatOut:
     """Choose (or change) a passenger's seat on a confirmed booking. Extra-legroom economy
-    seats cost $35 (free for gold and platinum members)."""
+    seats cost 35 USD-like in the world's currency (free for gold and platinum members)."""
     booking = confirmed_upcoming(s, booking_id, "choose seats")
     method = pay_method_for(s, booking, payment_method_id)
     wanted = " ".join(passenger_name.split()).lower()
@@ -241,23 +251,24 @@ def select_seat(
     if seat not in free_seats(s, booking["flight_number"], day, cabin):
         raise ToolError(f"seat {seat} on {booking['flight_number']} on {booking['date']} is "
                         "taken; pick a free seat from get_seat_map")
-    fee = 0.0
+    fee = 0
     if (cabin == "economy" and int(seat[:-1]) in EXTRA_LEGROOM_ROWS
             and s.var("loyalty_tier") not in ("gold", "platinum")):
-        fee = EXTRA_LEGROOM_FEE
+        fee = fee_of(s, EXTRA_LEGROOM_FEE)
         booking = add_charge(s, booking, f"extra-legroom seat {seat}", fee, method)
     name = names[[n.lower() for n in names].index(wanted)]
     passengers = [{"name": p["name"], "seat": seat if p["name"] == name else p["seat"]}
                   for p in booking["passengers"]]
     row = s["bookings"].update(booking_id, passengers=passengers)
     return {"booking": booking_out(s, row), "passenger_name": name, "seat": seat,
-            "fee_charged": fee}
+            "fee_charged": out(s, fee), "currency": money.currency_of(s)}
 
 
 @DOMAIN.tool(read_only=False)
 def purchase_travel_insurance(s: State, booking_id: BookingId,
                               payment_method_id: OptionalMethodId = None) -> InsuranceOut:
-    """Add travel insurance ($30 per passenger) to a confirmed booking, at least 24 hours
+    """Add travel insurance (30 USD-like per passenger, in the world's currency) to a
+    confirmed booking, at least 24 hours
     before departure. Insured fares are refunded in full (less the premium) on cancellation."""
     booking = confirmed_upcoming(s, booking_id, "buy travel insurance")
     method = pay_method_for(s, booking, payment_method_id)
@@ -268,7 +279,8 @@ def purchase_travel_insurance(s: State, booking_id: BookingId,
             hours=24):
         raise ToolError(f"booking {booking_id} departs within 24 hours; travel insurance must "
                         "be bought at least 24 hours before departure")
-    premium = INSURANCE_PER_PASSENGER * len(booking["passengers"])
+    premium = fee_of(s, INSURANCE_PER_PASSENGER) * len(booking["passengers"])
     booking = add_charge(s, booking, INSURANCE_CHARGE, premium, method)
     row = s["bookings"].update(booking_id, insurance=True, insurance_premium=premium)
-    return {"booking": booking_out(s, row), "premium_charged": premium}
+    return {"booking": booking_out(s, row), "premium_charged": out(s, premium),
+            "currency": money.currency_of(s)}

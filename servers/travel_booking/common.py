@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -22,6 +22,7 @@ from servers.travel_booking.data import (
     departure_dt,
     operates,
 )
+from servers.travel_booking.data import fee as fee_of
 from servers.travel_booking.models import Booking, BookingSummary, PaymentMethod
 from servers.travel_booking.seed import build
 
@@ -99,11 +100,17 @@ def check_cabin(flight: Row, cabin: str) -> None:
 
 
 # ----------------------------------------------------------------------------- payments
-def method_out(row: Row) -> PaymentMethod:
-    return {**row, "expired": row["expires"] < TODAY.isoformat()[:7]}
+def out(s: State, minor: int | None) -> int | float | None:
+    """Minor units -> a JSON number in major units (None stays None)."""
+    return None if minor is None else money.amount_out(s, minor)
 
 
-def charge(s: State, method_id: str, amount: float) -> None:
+def method_out(s: State, row: Row) -> PaymentMethod:
+    return {**row, "balance": out(s, row["balance"]), "currency": money.currency_of(s),
+            "expired": row["expires"] < TODAY.isoformat()[:7]}
+
+
+def charge(s: State, method_id: str, amount: int) -> None:
     """Take `amount` from a payment method (vouchers have a balance; cards expire)."""
     method = s["payment_methods"].get(method_id)
     if method["expires"] < TODAY.isoformat()[:7]:
@@ -112,17 +119,18 @@ def charge(s: State, method_id: str, amount: float) -> None:
                         "list_payment_methods")
     if method["kind"] == "travel_voucher" and amount > 0:
         if amount > method["balance"]:
-            raise ToolError(f"travel voucher {method_id} has ${method['balance']:.2f} left, "
-                            f"not enough for ${amount:.2f}; pay with a card from "
-                            "list_payment_methods")
-        s["payment_methods"].update(method_id, balance=round(method["balance"] - amount, 2))
+            cur = money.currency_of(s)
+            raise ToolError(f"travel voucher {method_id} has {money.fmt(method['balance'], cur)} "
+                            f"left, not enough for {money.fmt(amount, cur)}; pay with a card "
+                            "from list_payment_methods")
+        s["payment_methods"].update(method_id, balance=method["balance"] - amount)
 
 
-def refund_to(s: State, method_id: str, amount: float) -> None:
+def refund_to(s: State, method_id: str, amount: int) -> None:
     """Money back to the method that paid (a voucher's balance grows; cards are credited)."""
     method = s["payment_methods"].get(method_id)
     if method["kind"] == "travel_voucher" and amount > 0:
-        s["payment_methods"].update(method_id, balance=round(method["balance"] + amount, 2))
+        s["payment_methods"].update(method_id, balance=method["balance"] + amount)
 
 
 def pay_method_for(s: State, booking: Row, method_id: str | None) -> str:
@@ -135,10 +143,10 @@ def pay_method_for(s: State, booking: Row, method_id: str | None) -> str:
     return booking["payment_method_id"]
 
 
-def add_charge(s: State, booking: Row, description: str, amount: float, method_id: str
+def add_charge(s: State, booking: Row, description: str, amount: int, method_id: str
                ) -> Row:
-    """Record a charge (positive) or refund (negative) on the booking and move the money."""
-    amount = round(amount, 2)
+    """Record a charge (positive) or refund (negative, minor units) on the booking and move
+    the money."""
     if amount > 0:
         charge(s, method_id, amount)
     elif amount < 0:
@@ -148,30 +156,29 @@ def add_charge(s: State, booking: Row, description: str, amount: float, method_i
     return s["bookings"].update(booking["booking_id"], charges=[*booking["charges"], entry])
 
 
-def refund_shares(booking: Row, refund: float) -> list[tuple[str, float]]:
+def refund_shares(booking: Row, refund: int) -> list[tuple[str, int]]:
     """Split a cancellation refund over the methods that paid, each getting back what it paid
     (net of earlier refunds) less its part of what is kept. What is kept comes first from
     the insurance premium's payer when the premium is what is kept, else from the fare's
     payer (the fee is the fare's), then from the others in the order they paid."""
-    paid: dict[str, float] = {}
+    paid: dict[str, int] = {}
     for c in booking["charges"]:
-        paid[c["payment_method_id"]] = round(paid.get(c["payment_method_id"], 0.0)
-                                             + c["amount"], 2)
+        paid[c["payment_method_id"]] = paid.get(c["payment_method_id"], 0) + c["amount"]
     paid = {m: v for m, v in paid.items() if v > 0}
-    keep = round(sum(paid.values()) - refund, 2)
+    keep = sum(paid.values()) - refund
     first = ([c["payment_method_id"] for c in booking["charges"]
               if c["description"] == INSURANCE_CHARGE] if booking["insurance"]
              else [booking["payment_method_id"]])
     for m in [*first, *paid]:
-        take = min(keep, paid.get(m, 0.0))
+        take = min(keep, paid.get(m, 0))
         if take > 0:
-            paid[m], keep = round(paid[m] - take, 2), round(keep - take, 2)
+            paid[m], keep = paid[m] - take, keep - take
     return [(m, v) for m, v in paid.items() if v > 0]
 
 
 # ----------------------------------------------------------------------------- bookings
-def total_paid(booking: Row) -> float:
-    return round(sum((c["amount"] for c in booking["charges"]), 0.0), 2)
+def total_paid(booking: Row) -> int:
+    return sum(c["amount"] for c in booking["charges"])
 
 
 def bag_allowance(s: State, booking: Row) -> int:
@@ -190,11 +197,11 @@ def booked_within_24h(s: State, booking: Row) -> bool:
         hours=24)
 
 
-def refund_quote(s: State, booking: Row) -> tuple[float, float, str]:
+def refund_quote(s: State, booking: Row) -> tuple[int, int, str]:
     """(refund, fee, policy) if the booking were cancelled now; raise if it cannot be."""
     bid, status = booking["booking_id"], booking["status"]
     if status == "held":
-        return 0.0, 0.0, "held booking: nothing was charged, the seats are released"
+        return 0, 0, "held booking: nothing was charged, the seats are released"
     if status != "confirmed":
         raise ToolError(f"booking {bid} is {status}; only held or confirmed bookings can be "
                         "cancelled")
@@ -203,23 +210,23 @@ def refund_quote(s: State, booking: Row) -> tuple[float, float, str]:
                         "longer be cancelled")
     paid = total_paid(booking)
     if booked_within_24h(s, booking):
-        return paid, 0.0, "free cancellation within 24 hours of booking: full refund"
+        return paid, 0, "free cancellation within 24 hours of booking: full refund"
     if booking["cabin"] == "business":
-        return paid, 0.0, "business fares are fully refundable"
+        return paid, 0, "business fares are fully refundable"
     if booking["insurance"]:
-        refund = round(paid - booking["insurance_premium"], 2)
+        refund = paid - booking["insurance_premium"]
         return refund, booking["insurance_premium"], ("travel insurance covers the fare; the "
                                                       "insurance premium is not refunded")
-    per_pax = CANCEL_FEE[booking["cabin"]]
-    fee = min(paid, per_pax * len(booking["passengers"]))
-    return round(paid - fee, 2), fee, (f"{booking['cabin']} fares carry a cancellation fee "
-                                       f"of ${per_pax:.0f} per passenger")
+    per_pax = fee_of(s, CANCEL_FEE[booking["cabin"]])
+    kept = min(paid, per_pax * len(booking["passengers"]))
+    return paid - kept, kept, (f"{booking['cabin']} fares carry a cancellation fee of "
+                               f"{money.fmt(per_pax, money.currency_of(s))} per passenger")
 
 
 def booking_out(s: State, row: Row) -> Booking:
     flight = s["flights"].get(row["flight_number"])
     date = dt.date.fromisoformat(row["date"])
-    refund = None
+    refund, cur = None, money.currency_of(s)
     if row["status"] in ("held", "confirmed") and is_upcoming(s, row):
         refund = refund_quote(s, row)[0]
     miles = 0
@@ -232,11 +239,14 @@ def booking_out(s: State, row: Row) -> Booking:
             "arrival": fmt(arrival_dt(flight, date)), "cabin": row["cabin"],
             "passengers": row["passengers"], "checked_bags": row["checked_bags"],
             "free_bag_allowance": bag_allowance(s, row),
-            "fare_per_passenger": row["fare_per_passenger"], "insurance": row["insurance"],
-            "payment_method_id": row["payment_method_id"], "charges": row["charges"],
-            "total_paid": total_paid(row), "created_at": row["created_at"],
+            "fare_per_passenger": out(s, row["fare_per_passenger"]),
+            "insurance": row["insurance"], "payment_method_id": row["payment_method_id"],
+            "charges": [{**c, "amount": out(s, c["amount"]), "currency": cur}
+                        for c in row["charges"]],
+            "total_paid": out(s, total_paid(row)), "currency": cur,
+            "created_at": row["created_at"],
             "hold_expires_at": row["hold_expires_at"], "cancelled_at": row["cancelled_at"],
-            "refund_if_cancelled": refund, "miles_to_earn": miles}
+            "refund_if_cancelled": out(s, refund), "miles_to_earn": miles}
 
 
 def booking_summary(s: State, row: Row) -> BookingSummary:
@@ -246,7 +256,7 @@ def booking_summary(s: State, row: Row) -> BookingSummary:
             "destination": flight["destination"], "date": row["date"],
             "departure": fmt(departure_dt(flight, dt.date.fromisoformat(row["date"]))),
             "cabin": row["cabin"], "passenger_count": len(row["passengers"]),
-            "total_paid": total_paid(row)}
+            "total_paid": out(s, total_paid(row)), "currency": money.currency_of(s)}
 
 
 def confirmed_upcoming(s: State, booking_id: str, action: str) -> Row:

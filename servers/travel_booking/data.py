@@ -13,7 +13,7 @@ import datetime as dt
 import math
 import random
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import Row, State
 from servers.core.world import REFERENCE_DATE
 
@@ -92,14 +92,19 @@ def arrival_dt(flight: Row, date: dt.date) -> dt.datetime:
             ).astimezone(clock.city_zone(flight["destination_city"]))
 
 
-def fare(tag: str, flight: Row, date: dt.date, cabin: str) -> float:
+def fee(s: State, usd: float) -> int:
+    """A fixed fee (the USD-like constants above) in minor units of the world's currency."""
+    return money.limit(s, usd)
+
+
+def fare(tag: str, flight: Row, date: dt.date, cabin: str) -> int:
     """Fare per passenger for one flight, date and cabin (same for everyone that day)."""
     rng = _stream(tag, "fare", flight["flight_number"], date.isoformat())
     days = (date - TODAY).days
     mult = rng.uniform(0.9, 1.2) * (1.4 if days < 7 else 1.2 if days < 21 else 1.0)
     if date.weekday() in (4, 6):  # Friday and Sunday demand
         mult *= 1.1
-    return float(round(flight["base_fares"][cabin] * mult))
+    return money.times(flight["base_fares"][cabin], mult)  # minor units, half to even
 
 
 def all_seats(cabin: str) -> list[str]:
@@ -141,10 +146,10 @@ def free_seats(s: State, flight_number: str, date: dt.date, cabin: str) -> list[
 
 
 # ----------------------------------------------------------------------------- hotels
-def nightly_price(hotel: Row, room_type: str, night: dt.date) -> float:
+def nightly_price(hotel: Row, room_type: str, night: dt.date) -> int:
     base = next(r["nightly_rate"] for r in hotel["rooms"] if r["room_type"] == room_type)
     mult = (1.2 if night.weekday() in (4, 5) else 1.0) * (1.1 if night.month in (7, 8) else 1.0)
-    return float(round(base * mult))
+    return money.times(base, mult)  # minor units, half to even
 
 
 def nights_of(check_in: dt.date, check_out: dt.date) -> list[dt.date]:
@@ -170,6 +175,5 @@ def rooms_available(s: State, hotel: Row, room_type: str, check_in: dt.date,
 
 
 def stay_total(hotel: Row, room_type: str, check_in: dt.date, check_out: dt.date,
-               rooms: int) -> float:
-    return round(sum(nightly_price(hotel, room_type, n) for n in nights_of(check_in, check_out))
-                 * rooms, 2)
+               rooms: int) -> int:
+    return sum(nightly_price(hotel, room_type, n) for n in nights_of(check_in, check_out)) * rooms

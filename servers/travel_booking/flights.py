@@ -7,7 +7,7 @@ import random
 import re
 from typing import Annotated, Literal
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -24,6 +24,7 @@ from servers.travel_booking.common import (
     fmt,
     now,
     operating_flight,
+    out,
     parse_date,
 )
 from servers.travel_booking.data import (
@@ -39,6 +40,7 @@ from servers.travel_booking.data import (
     arrival_dt,
     departure_dt,
     fare,
+    fee,
     free_seats,
     operates,
     seats_left,
@@ -75,8 +77,8 @@ def _offer(s: State, flight: Row, date: dt.date, cabin: str, passengers: int) ->
             "date": date.isoformat(), "departure": fmt(departure_dt(flight, date)),
             "arrival": fmt(arrival_dt(flight, date)),
             "duration_minutes": flight["duration_minutes"], "stops": 0,
-            "aircraft": flight["aircraft"], "cabin": cabin, "fare": price,
-            "total_fare": round(price * passengers, 2),
+            "aircraft": flight["aircraft"], "cabin": cabin, "fare": out(s, price),
+            "total_fare": out(s, price * passengers), "currency": money.currency_of(s),
             "seats_left": seats_left(s, flight, date, cabin)}
 
 
@@ -194,7 +196,8 @@ def get_seat_map(
     return {"flight_number": flight["flight_number"], "date": day.isoformat(), "cabin": cabin,
             "available_seats": free, "total_available": len(free),
             "extra_legroom_seats": legroom,
-            "extra_legroom_fee": EXTRA_LEGROOM_FEE if cabin == "economy" else 0.0,
+            "extra_legroom_fee": out(s, fee(s, EXTRA_LEGROOM_FEE) if cabin == "economy" else 0),
+            "currency": money.currency_of(s),
             "layout": f"rows {rows.start}-{rows.stop - 1}, seats {letters} "
                       "(A/F window, C/D aisle)"}
 
@@ -244,7 +247,7 @@ def hold_flight(
         "flight_number": flight["flight_number"], "date": day.isoformat(), "cabin": cabin,
         "passengers": [{"name": n, "seat": None} for n in names], "checked_bags": 0,
         "fare_per_passenger": fare(s.var("inventory_seed"), flight, day, cabin),
-        "insurance": False, "insurance_premium": 0.0, "payment_method_id": None,
+        "insurance": False, "insurance_premium": 0, "payment_method_id": None,
         "charges": [], "created_at": created, "hold_expires_at": expires,
         "cancelled_at": None, "cancel_reason": None})
     return booking_out(s, row)
@@ -267,7 +270,7 @@ def confirm_booking(s: State, booking_id: Annotated[str, Arg(
                         "bookings can be confirmed")
     flight = s["flights"].get(booking["flight_number"])
     check_not_departed(s, flight, dt.date.fromisoformat(booking["date"]))
-    amount = round(booking["fare_per_passenger"] * len(booking["passengers"]), 2)
+    amount = booking["fare_per_passenger"] * len(booking["passengers"])
     charge(s, payment_method_id, amount)
     entry = {"description": f"fare, {len(booking['passengers'])} passenger(s)",
              "amount": amount, "payment_method_id": payment_method_id, "at": now(s)}

@@ -6,10 +6,19 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.travel_booking.common import DOMAIN, bookable_date, charge, date_arg, now, refund_to
+from servers.travel_booking.common import (
+    DOMAIN,
+    bookable_date,
+    charge,
+    date_arg,
+    now,
+    out,
+    refund_to,
+)
 from servers.travel_booking.data import (
     HOTEL_FREE_CANCEL_DAYS,
     MAX_NIGHTS,
@@ -55,16 +64,17 @@ def _stay(check_in: str | None, check_out: str | None) -> tuple[dt.date, dt.date
 
 def _rooms(s: State, hotel: Row, stay: tuple[dt.date, dt.date] | None, rooms: int
            ) -> list[RoomOption]:
-    out = []
+    rows = []
     for r in hotel["rooms"]:
         avail = total = None
         if stay is not None:
             avail = rooms_available(s, hotel, r["room_type"], *stay)
             total = stay_total(hotel, r["room_type"], *stay, rooms) if avail >= rooms else None
-        out.append({"room_type": r["room_type"], "beds": r["beds"],
-                    "max_guests": r["max_guests"], "nightly_rate": r["nightly_rate"],
-                    "available_rooms": avail, "stay_total": total})
-    return out
+        rows.append({"room_type": r["room_type"], "beds": r["beds"],
+                     "max_guests": r["max_guests"], "nightly_rate": out(s, r["nightly_rate"]),
+                     "available_rooms": avail, "stay_total": out(s, total),
+                     "currency": money.currency_of(s)})
+    return rows
 
 
 def _summary(s: State, hotel: Row, stay: tuple[dt.date, dt.date] | None, guests: int
@@ -74,6 +84,7 @@ def _summary(s: State, hotel: Row, stay: tuple[dt.date, dt.date] | None, guests:
     return {"hotel_id": hotel["hotel_id"], "place_id": hotel["place_id"], "name": hotel["name"],
             "city": hotel["city"], "address": hotel["address"], "stars": hotel["stars"],
             "rating": hotel["rating"], "price_from": min(r["nightly_rate"] for r in fitting),
+            "currency": money.currency_of(s),
             "available": None if stay is None else bool(totals),
             "stay_total_from": min(totals) if totals else None}
 
@@ -87,7 +98,8 @@ def search_hotels(
         check_in: CheckIn = None, check_out: CheckOut = None,
         guests: Annotated[int, Arg("Guests in one room", minimum=1, maximum=4)] = 1,
         max_nightly_rate: Annotated[float | None, Arg(
-            "Only hotels with a room from at most this nightly rate (USD)", minimum=1)] = None,
+            "Only hotels with a room from at most this nightly rate (the world's currency)",
+            minimum=0.01)] = None,
         min_stars: Annotated[int | None, Arg("Only hotels with at least this many stars",
                                              minimum=1, maximum=5)] = None,
         sort: Annotated[Literal["rating", "price", "stars", "name"], Arg(
@@ -106,15 +118,18 @@ def search_hotels(
         hotels = [h for h in hotels if q in h["name"].lower() or q in h["address"].lower()
                   or q == h["place_id"].lower()]
     stay = _stay(check_in, check_out)
-    out = [_summary(s, h, stay, guests) for h in hotels]
-    out = [h for h in out if (max_nightly_rate is None or h["price_from"] <= max_nightly_rate)
-           and (min_stars is None or h["stars"] >= min_stars)]
+    hi = None if max_nightly_rate is None else money.amount_in(s, max_nightly_rate,
+                                                                "max_nightly_rate")
+    found = [_summary(s, h, stay, guests) for h in hotels]
+    found = [h for h in found
+             if (hi is None or money.amount_in(s, h["price_from"]) <= hi)
+             and (min_stars is None or h["stars"] >= min_stars)]
     key = {"rating": lambda h: (-h["rating"], h["name"]),
            "price": lambda h: (h["stay_total_from"] or h["price_from"], h["name"]),
            "stars": lambda h: (-h["stars"], -h["rating"], h["name"]),
            "name": lambda h: (h["name"], h["hotel_id"])}[sort]
-    out.sort(key=key)
-    return {"hotels": out, "total": len(out)}
+    found.sort(key=key)
+    return {"hotels": found, "total": len(found)}
 
 
 @DOMAIN.tool(read_only=True)
@@ -170,7 +185,12 @@ def book_hotel(
         "free_cancellation_until": (stay[0] - dt.timedelta(
             days=HOTEL_FREE_CANCEL_DAYS)).isoformat(),
         "created_at": now(s), "cancelled_at": None, "refund_amount": None})
-    return row
+    return reservation_out(s, row)
+
+
+def reservation_out(s: State, row: Row) -> HotelReservation:
+    return {**row, "total": out(s, row["total"]), "refund_amount": out(s, row["refund_amount"]),
+            "currency": money.currency_of(s)}
 
 
 @DOMAIN.tool(read_only=True)
@@ -184,7 +204,7 @@ def list_hotel_reservations(
             if (status is None or r["status"] == status)
             and (city is None or r["city"].lower() == city.strip().lower())]
     rows.sort(key=lambda r: (r["check_in"], r["reservation_id"]))
-    return {"reservations": rows, "total": len(rows)}
+    return {"reservations": [reservation_out(s, r) for r in rows], "total": len(rows)}
 
 
 @DOMAIN.tool(read_only=False)
@@ -200,13 +220,14 @@ def cancel_hotel_reservation(s: State, reservation_id: Annotated[str, Arg(
     if res["check_in"] <= TODAY.isoformat():
         raise ToolError(f"the stay of reservation {reservation_id} began on {res['check_in']}; "
                         "a started stay cannot be cancelled, contact the hotel")
-    fee = 0.0
+    fee = 0
     if TODAY.isoformat() > res["free_cancellation_until"]:
         first = nightly_price(s["hotels"].get(res["hotel_id"]), res["room_type"],
                               dt.date.fromisoformat(res["check_in"]))
         fee = min(res["total"], first * res["rooms"])
-    refund = round(res["total"] - fee, 2)
+    refund = res["total"] - fee
     refund_to(s, res["payment_method_id"], refund)
     row = s["hotel_reservations"].update(reservation_id, status="cancelled",
                                          cancelled_at=now(s), refund_amount=refund)
-    return {"reservation": row, "refund_amount": refund, "cancellation_fee": fee}
+    return {"reservation": reservation_out(s, row), "refund_amount": out(s, refund),
+            "cancellation_fee": out(s, fee), "currency": money.currency_of(s)}

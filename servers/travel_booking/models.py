@@ -41,6 +41,7 @@ class PaymentMethod(TypedDict):
     expires: str
     expired: bool
     balance: float | None
+    currency: str
 
 
 class PaymentMethodList(TypedDict):
@@ -75,6 +76,7 @@ class FlightOffer(TypedDict):
     cabin: str
     fare: float
     total_fare: float
+    currency: str
     seats_left: int
 
 
@@ -107,6 +109,7 @@ class SeatMap(TypedDict):
     total_available: int
     extra_legroom_seats: list[str]
     extra_legroom_fee: float
+    currency: str
     layout: str
 
 
@@ -118,6 +121,7 @@ class Passenger(TypedDict):
 class Charge(TypedDict):
     description: str
     amount: float
+    currency: str
     payment_method_id: str
     at: str
 
@@ -141,6 +145,7 @@ class Booking(TypedDict):
     payment_method_id: str | None
     charges: list[Charge]
     total_paid: float
+    currency: str
     created_at: str
     hold_expires_at: str | None
     cancelled_at: str | None
@@ -159,6 +164,7 @@ class BookingSummary(TypedDict):
     cabin: str
     passenger_count: int
     total_paid: float
+    currency: str
 
 
 class BookingList(TypedDict):
@@ -169,11 +175,13 @@ class BookingList(TypedDict):
 class RefundShare(TypedDict):
     payment_method_id: str
     amount: float
+    currency: str
 
 
 class CancelOut(TypedDict):
     booking: Booking
     refund_amount: float
+    currency: str
     cancellation_fee: float
     refunds: list[RefundShare]
     policy: str
@@ -185,6 +193,7 @@ class ChangeOut(TypedDict):
     change_fee: float
     amount_charged: float
     amount_refunded: float
+    currency: str
 
 
 class BaggageOut(TypedDict):
@@ -192,6 +201,7 @@ class BaggageOut(TypedDict):
     bags_added: int
     free_bag_allowance: int
     amount_charged: float
+    currency: str
 
 
 class SeatOut(TypedDict):
@@ -199,11 +209,13 @@ class SeatOut(TypedDict):
     passenger_name: str
     seat: str
     fee_charged: float
+    currency: str
 
 
 class InsuranceOut(TypedDict):
     booking: Booking
     premium_charged: float
+    currency: str
 
 
 class RoomOption(TypedDict):
@@ -213,6 +225,7 @@ class RoomOption(TypedDict):
     nightly_rate: float
     available_rooms: int | None
     stay_total: float | None
+    currency: str
 
 
 class HotelSummary(TypedDict):
@@ -224,6 +237,7 @@ class HotelSummary(TypedDict):
     stars: int
     rating: float
     price_from: float
+    currency: str
     available: bool | None
     stay_total_from: float | None
 
@@ -265,6 +279,7 @@ class HotelReservation(TypedDict):
     check_out: str
     nights: int
     total: float
+    currency: str
     status: str
     payment_method_id: str
     free_cancellation_until: str
@@ -281,4 +296,5 @@ class ReservationList(TypedDict):
 class HotelCancelOut(TypedDict):
     reservation: HotelReservation
     refund_amount: float
+    currency: str
     cancellation_fee: float

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from servers.core import clock
+from servers.core import clock, money
 from servers.core.state import Row, State
 from servers.core.world import City, World, days_ago
 from servers.travel_booking.data import (
@@ -28,6 +28,7 @@ from servers.travel_booking.data import (
     all_seats,
     arrival_dt,
     fare,
+    fee,
     free_seats,
     haversine_km,
     operates,
@@ -38,7 +39,7 @@ from servers.travel_booking.data import (
 
 
 # ----------------------------------------------------------------------------- generation
-def _schedule(cities: tuple[City, ...], rng: random.Random) -> list[Row]:
+def _schedule(cities: tuple[City, ...], rng: random.Random, cur: str) -> list[Row]:
     pairs = [(a, b) for a in cities for b in cities if a.name != b.name]
     numbers = iter(rng.sample(range(100, 1000), 2 * len(pairs)))
     flights = []
@@ -65,7 +66,8 @@ def _schedule(cities: tuple[City, ...], rng: random.Random) -> list[Row]:
                 "aircraft": rng.choice(["B787-9", "A350-900", "B777-300ER", "A330-300"]
                                        if long_haul else ["A320neo", "A321neo", "B737-800",
                                                           "E190"]),
-                "cabins": [c for c in CABINS if c in fares], "base_fares": fares})
+                "cabins": [c for c in CABINS if c in fares],
+                "base_fares": {c: money.seed(v, cur) for c, v in fares.items()}})
     return flights
 
 
@@ -88,7 +90,8 @@ def _hotels(world: World, rng: random.Random) -> list[Row]:
             "check_in_time": rng.choice(["14:00", "15:00", "16:00"]),
             "check_out_time": rng.choice(["11:00", "12:00"]),
             "rooms": [{"room_type": t, "beds": beds, "max_guests": guests,
-                       "nightly_rate": float(round(base * factor)), "total_rooms": counts[t]}
+                       "nightly_rate": money.seed(round(base * factor), world.currency),
+                       "total_rooms": counts[t]}
                       for t, (beds, guests, factor) in ROOM_TYPES.items()]})
     return hotels
 
@@ -130,23 +133,23 @@ def _seed_bookings(s: State, world: World, rng: random.Random, flights: list[Row
         booked_days_before = rng.randint(4, 40) if future else rng.randint(7, 50)
         created = (TODAY if future else date) - dt.timedelta(days=booked_days_before)
         at = days_ago(world, (TODAY - created).days, rng)
-        per_pax = float(round(fare(tag, flight, date, cabin) * rng.uniform(0.85, 1.0)))
+        per_pax = money.times(fare(tag, flight, date, cabin), rng.uniform(0.85, 1.0))
         method = rng.choice(["pm_0001", "pm_0002", "pm_0003", "pm_0001", "pm_0003"])
         insured = status != "held" and rng.random() < 0.25
         bags = rng.randint(0, len(pax) * 2)
         charges = []
         if status not in ("held", "expired"):
             charges.append({"description": f"fare, {len(pax)} passenger(s)",
-                            "amount": round(per_pax * len(pax), 2), "payment_method_id": method,
+                            "amount": per_pax * len(pax), "payment_method_id": method,
                             "at": at})
             allowance = (FREE_BAGS[cabin] + TIER_BONUS_BAGS[s.var("loyalty_tier")]) * len(pax)
             if bags > allowance:
                 charges.append({"description": f"{bags - allowance} extra checked bag(s)",
-                                "amount": BAG_FEE * (bags - allowance),
+                                "amount": fee(s, BAG_FEE) * (bags - allowance),
                                 "payment_method_id": method, "at": at})
             if insured:
                 charges.append({"description": INSURANCE_CHARGE,
-                                "amount": INSURANCE_PER_PASSENGER * len(pax),
+                                "amount": fee(s, INSURANCE_PER_PASSENGER) * len(pax),
                                 "payment_method_id": method, "at": at})
         cancelled_at = None
         if status == "cancelled":
@@ -154,8 +157,8 @@ def _seed_bookings(s: State, world: World, rng: random.Random, flights: list[Row
                                     rng)
             paid = sum(c["amount"] for c in charges)
             refund = paid if cabin == "business" or insured else max(
-                0.0, paid - CANCEL_FEE[cabin] * len(pax))
-            charges.append({"description": "refund on cancellation", "amount": -round(refund, 2),
+                0, paid - fee(s, CANCEL_FEE[cabin]) * len(pax))
+            charges.append({"description": "refund on cancellation", "amount": -refund,
                             "payment_method_id": method, "at": cancelled_at})
         hold_until = None
         if status in ("held", "expired"):
@@ -169,7 +172,7 @@ def _seed_bookings(s: State, world: World, rng: random.Random, flights: list[Row
                                                                          strict=True)],
             "checked_bags": 0 if status in ("held", "expired") else bags,
             "fare_per_passenger": per_pax, "insurance": insured,
-            "insurance_premium": INSURANCE_PER_PASSENGER * len(pax) if insured else 0.0,
+            "insurance_premium": fee(s, INSURANCE_PER_PASSENGER) * len(pax) if insured else 0,
             "payment_method_id": None if status in ("held", "expired") else method,
             "charges": charges, "created_at": at, "hold_expires_at": hold_until,
             "cancelled_at": cancelled_at,
@@ -243,6 +246,7 @@ def _seed_reservations(s: State, world: World, rng: random.Random) -> None:
 
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
+    money.remember_currency(s, world.currency)
     s.set_var("inventory_seed", str(rng.randrange(10**9)))
     s.set_var("loyalty_tier", rng.choice(["silver", "gold", "gold", "platinum"]))
     s.set_var("loyalty_miles", rng.randint(12_000, 95_000))
@@ -270,14 +274,15 @@ def build(s: State, world: World, rng: random.Random) -> None:
         {"payment_method_id": "pm_0003", "kind": "credit_card", "label": "American Express",
          "last4": f"{rng.randint(1000, 9999)}", "expires": "2029-11", "balance": None},
         {"payment_method_id": "pm_0004", "kind": "travel_voucher", "label": "Travel voucher",
-         "last4": None, "expires": "2026-12", "balance": float(rng.randrange(150, 400, 25))}])
+         "last4": None, "expires": "2026-12",
+         "balance": money.seed(rng.randrange(150, 400, 25), world.currency)}])
     s.table("airports", key="code", kind="airport",
             hint="use list_airports to see airport codes").load([
         {"code": c.airport, "name": AIRPORT_NAMES.get(c.airport, f"{c.name} International "
                                                                   "Airport"),
          "city": c.name, "country": c.country, "lat": c.lat, "lon": c.lon,
          "utc_offset_hours": UTC_OFFSET.get(c.name, 0)} for c in world.cities])
-    flights = _schedule(world.cities, rng)
+    flights = _schedule(world.cities, rng, world.currency)
     s.table("flights", key="flight_number", kind="flight",
             hint="use search_flights to find flight numbers").load(flights)
     s.table("hotels", key="hotel_id", kind="hotel",

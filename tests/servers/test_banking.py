@@ -3,17 +3,27 @@ change nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from servers.banking import DOMAIN
+from servers.core import money
 from servers.core.runtime import Runtime
-from tests.servers.common import digest, runtime_fixture
+from servers.core.world import make_world
+from tests.servers import money_ops
+from tests.servers.common import digest, fails, ok, runtime_fixture, state
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
 
 
 def _balance(rt: Runtime, account_id: str) -> float:
     return rt.call("get_account", {"account_id": account_id}).payload["account"]["balance"]
+
+
+def _dec(x: float) -> Decimal:
+    return Decimal(repr(x))
 
 
 def _txns(rt: Runtime, **filters) -> list[dict]:
@@ -27,8 +37,8 @@ def test_transfer_moves_exactly_the_amount(rt):
     out = rt.call("transfer_between_accounts", {"from_account_id": "acc_003",
                                                 "to_account_id": "acc_001", "amount": 123.45})
     assert out.ok, out.error
-    assert _balance(rt, "acc_003") == pytest.approx(before_src - 123.45)
-    assert _balance(rt, "acc_001") == pytest.approx(before_dst + 123.45)
+    assert _dec(_balance(rt, "acc_003")) == _dec(before_src) - Decimal("123.45")
+    assert _dec(_balance(rt, "acc_001")) == _dec(before_dst) + Decimal("123.45")
     debit, credit = out.payload["debit"], out.payload["credit"]
     assert (debit["amount"], credit["amount"]) == (-123.45, 123.45)
     newest = _txns(rt, account_id="acc_001")[0]
@@ -49,8 +59,9 @@ def test_the_write_clock_keeps_advancing_past_119_writes(rt):
 
 
 @pytest.mark.parametrize("args, needle", [
-    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 49999}, "insufficient"),
-    ({"from_account_id": "acc_001", "to_account_id": "acc_005", "amount": 10}, "same currency"),
+    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 40000}, "insufficient"),
+    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 45000.01},
+     "at most 45000.00 EUR"),
     ({"from_account_id": "acc_001", "to_account_id": "acc_001", "amount": 10}, "same account"),
     ({"from_account_id": "acc_006", "to_account_id": "acc_001", "amount": 10}, "credit account"),
     ({"from_account_id": "acc_001", "to_account_id": "acc_008", "amount": 10}, "closed"),
@@ -81,7 +92,7 @@ def test_pay_payee_debits_checking_and_refuses_savings(rt):
     assert out.ok, out.error
     assert out.payload["transaction"]["payee_id"] == "pye_011"
     assert out.payload["transaction"]["type"] == "transfer_out"  # a person, not a biller
-    assert _balance(rt, "acc_001") == pytest.approx(before - 42)
+    assert _dec(_balance(rt, "acc_001")) == _dec(before) - 42
     out = rt.call("pay_payee", {"payee_id": "pye_011", "from_account_id": "acc_003",
                                 "amount": 42})
     assert not out.ok and "checking" in out.error
@@ -196,3 +207,95 @@ def test_state_has_enough_to_find():
         r = Runtime(DOMAIN, default_seed=seed)
         assert _disputable(r)
         assert any(t["status"] == "pending" for t in _txns(r, type="card_purchase"))
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_every_account_is_in_the_world_currency():
+    for seed in SEEDS:
+        cur = make_world(seed).currency
+        accounts = Runtime(DOMAIN, default_seed=seed).call(
+            "list_accounts", {"include_closed": True}).payload["accounts"]
+        assert {a["currency"] for a in accounts} == {cur}
+
+
+def test_seeded_amounts_are_scaled_to_the_currency():
+    # a fixed subscription price, scaled by the fixed factor of each currency
+    for seed in SEEDS:
+        cur = make_world(seed).currency
+        for t in state(Runtime(DOMAIN, default_seed=seed))["transactions"].rows():
+            assert isinstance(t["amount"], int)
+        subs = [t for t in state(Runtime(DOMAIN, default_seed=seed))["transactions"].rows()
+                if t["merchant"] == "StreamFlix"]
+        assert {t["amount"] for t in subs} == {-money.seed(15.49, cur)}
+
+
+def test_a_jpy_world_takes_whole_yen_only():
+    rt = Runtime(DOMAIN, default_seed=10)
+    before = ok(rt, "get_account", {"account_id": "acc_003"})["account"]["balance"]
+    assert isinstance(before, int)
+    fails(rt, "transfer_between_accounts", {"from_account_id": "acc_003",
+                                             "to_account_id": "acc_001", "amount": 100.5},
+          "amount 100.5 has more decimals than JPY allows (0)")
+    out = ok(rt, "transfer_between_accounts", {"from_account_id": "acc_003",
+                                               "to_account_id": "acc_001", "amount": 15000})
+    assert out["debit"]["amount"] == -15000 and out["debit"]["currency"] == "JPY"
+    assert out["from_account"]["balance"] == before - 15000
+
+
+def test_list_filters_refuse_amounts_finer_than_the_currency(rt):
+    fails(rt, "list_transactions", {"min_amount": 1.001}, "min_amount 1.001", "EUR")
+
+
+def _makers() -> dict:
+    accounts = ["acc_001", "acc_002", "acc_003", "acc_004", "acc_005", "acc_006", "acc_007",
+                "acc_008"]
+    acc = lambda rng: rng.choice(accounts)
+    return {
+        "transfer_between_accounts": lambda rng, s: {
+            "from_account_id": acc(rng), "to_account_id": acc(rng),
+            "amount": money_ops.amount(rng, s, 1, 3000)},
+        "pay_payee": lambda rng, s: {
+            "payee_id": rng.choice(s["payees"].ids()),
+            "from_account_id": rng.choice(["acc_001", "acc_002", "acc_003"]),
+            "amount": money_ops.amount(rng, s, 1, 800)},
+        "schedule_transfer": lambda rng, s: {
+            "from_account_id": acc(rng), "to_account_id": acc(rng),
+            "amount": money_ops.amount(rng, s), "start_date": "2026-07-01"},
+        "dispute_transaction": lambda rng, s: {
+            "transaction_id": rng.choice(s["transactions"].ids()),
+            "reason": "incorrect_amount"},
+        "get_account": lambda rng, s: {"account_id": acc(rng)},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_balances_reconcile_with_transactions_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s = state(rt)
+    opening = {a["account_id"]: a["balance"] for a in s["accounts"].rows()}
+    seeded = set(s["transactions"].ids())
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 200 and failed > 50
+    new = [t for t in s["transactions"].rows() if t["transaction_id"] not in seeded]
+    assert new and all(isinstance(t["amount"], int) for t in new)
+    for acc in s["accounts"].rows():
+        moved = sum(t["amount"] for t in new if t["account_id"] == acc["account_id"])
+        assert acc["balance"] == opening[acc["account_id"]] + moved, acc["account_id"]
+        assert acc["type"] == "credit" or acc["balance"] >= 0
+    # and with the calls made, computed from the arguments alone
+    cur = make_world(seed).currency
+    expected = dict(opening)
+    for tool, args, _ in done:
+        if tool in ("transfer_between_accounts", "pay_payee"):
+            expected[args["from_account_id"]] -= money_ops.minor(args["amount"], cur)
+        if tool == "transfer_between_accounts":
+            expected[args["to_account_id"]] += money_ops.minor(args["amount"], cur)
+    assert expected == {a["account_id"]: a["balance"] for a in s["accounts"].rows()}
+    # money only moved between own accounts or out to payees: the transfers net to zero
+    internal = sum(t["amount"] for t in new if t["counterparty_account_id"] is not None)
+    assert internal == 0
+    shown = ok(rt, "list_accounts", {})["accounts"]
+    assert all(a["balance"] == money.to_major(s["accounts"].get(a["account_id"])["balance"], cur)
+               for a in shown)

@@ -3,13 +3,23 @@ and goals are enforced, failures change nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from servers.budget import DOMAIN
+from servers.core import money
 from servers.core.runtime import Runtime
-from tests.servers.common import digest, ok, runtime_fixture
+from servers.core.world import make_world
+from tests.servers import money_ops
+from tests.servers.common import digest, fails, ok, runtime_fixture, state
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
+
+
+def _dec(x: float) -> Decimal:
+    return Decimal(repr(x))
 
 
 def _budget(rt: Runtime, category_id: str, month: str = "2026-06") -> dict:
@@ -82,17 +92,16 @@ def test_budget_rules(rt):
 def test_summary_matches_expenses(rt):
     summary = ok(rt, "get_spending_summary", {"month": "2026-05"})
     listed = ok(rt, "list_expenses", {"month": "2026-05", "limit": 1})
-    assert summary["total_spent"] == pytest.approx(listed["total_amount"])
+    assert summary["total_spent"] == listed["total_amount"]  # exact, not approximately
     assert summary["expense_count"] == listed["total"]
-    assert sum(c["spent"] for c in summary["categories"]) == pytest.approx(
-        summary["total_spent"])
+    assert sum(_dec(c["spent"]) for c in summary["categories"]) == _dec(summary["total_spent"])
     spent = [c["spent"] for c in summary["categories"]]
     assert spent == sorted(spent, reverse=True)
     over = {b["category_id"] for b in ok(rt, "list_budgets", {
         "month": "2026-05", "status": "over_budget"})["budgets"]}
     assert set(summary["over_budget_category_ids"]) == over
     april = ok(rt, "get_spending_summary", {"month": "2026-04"})
-    assert summary["previous_month_total"] == pytest.approx(april["total_spent"])
+    assert summary["previous_month_total"] == april["total_spent"]
 
 
 def test_savings_goal_rules(rt):
@@ -121,3 +130,82 @@ def test_state_has_enough_to_find():
         assert len(state["categories"]) >= 12 and len(state["savings_goals"]) >= 6
         june = [b for b in state["budgets"].rows() if b["month"] == "2026-06"]
         assert len(june) >= 8
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_many_small_expenses_add_up_exactly(rt):
+    before = _budget(rt, "cat_13")
+    for _ in range(30):
+        ok(rt, "add_expense", {"amount": 0.1, "merchant": "Clip & Style Salon",
+                               "category_id": "cat_13", "date": "2026-06-12"})
+    after = _budget(rt, "cat_13")
+    assert _dec(after["spent"]) == _dec(before["spent"]) + 3  # 30 x 0.1, no float drift
+    assert _dec(after["remaining"]) == _dec(after["limit"]) - _dec(after["spent"])
+    assert after["currency"] == "EUR"
+
+
+def test_amounts_finer_than_the_currency_are_refused(rt):
+    fails(rt, "add_expense", {"amount": 4.999, "merchant": "Cafe", "category_id": "cat_02"},
+          "amount 4.999 has more decimals than EUR allows (2)")
+    fails(rt, "create_budget", {"category_id": "cat_09", "month": "2026-07", "limit": 0.5},
+          "limit 0.5 is out of range", "at least 0.90 EUR")
+    rt10 = Runtime(DOMAIN, default_seed=10)
+    fails(rt10, "contribute_to_savings_goal", {"goal_id": "goal_001", "amount": 99.5},
+          "more decimals than JPY allows (0)")
+
+
+def test_goal_monthly_needed_rounds_half_to_even():
+    rt = Runtime(DOMAIN, default_seed=10)  # yen: whole units, so the rounding shows
+    for goal in ok(rt, "list_savings_goals", {})["goals"]:
+        assert goal["currency"] == "JPY" and isinstance(goal["monthly_needed"], int)
+        row = state(rt)["savings_goals"].get(goal["goal_id"])
+        due = int(row["target_date"][:4]) * 12 + int(row["target_date"][5:7])
+        months = max(due - (2026 * 12 + 6), 1)
+        exact = Decimal(goal["remaining"]) / months
+        assert abs(goal["monthly_needed"] - exact) <= Decimal("0.5")
+        assert goal["monthly_needed"] == int(exact.to_integral_value(money.ROUNDING))
+
+
+def _makers() -> dict:
+    cats = [f"cat_{i:02d}" for i in range(1, 15)]
+    day = lambda rng: f"2026-0{rng.choice([5, 6])}-{rng.randint(1, 15):02d}"
+    return {
+        "add_expense": lambda rng, s: {"amount": money_ops.amount(rng, s, 1, 120),
+                                       "merchant": "Shop", "category_id": rng.choice(cats),
+                                       "date": day(rng)},
+        "update_expense": lambda rng, s: {"expense_id": rng.choice(s["expenses"].ids()),
+                                          "amount": money_ops.amount(rng, s, 1, 120)},
+        "delete_expense": lambda rng, s: {"expense_id": rng.choice(s["expenses"].ids())},
+        "update_budget_limit": lambda rng, s: {"budget_id": rng.choice(s["budgets"].ids()),
+                                               "limit": money_ops.amount(rng, s, 50, 900)},
+        "contribute_to_savings_goal": lambda rng, s: {
+            "goal_id": rng.choice(s["savings_goals"].ids()),
+            "amount": money_ops.amount(rng, s, 1, 300),
+            "action": rng.choice(["deposit", "deposit", "withdraw"])},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_budgets_and_goals_reconcile_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = state(rt), make_world(seed).currency
+    saved = {g["goal_id"]: g["saved_amount"] for g in s["savings_goals"].rows()}
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 200 and failed > 20
+    for tool, args, _ in done:  # each goal holds its opening plus deposits minus withdrawals
+        if tool == "contribute_to_savings_goal":
+            sign = 1 if args["action"] == "deposit" else -1
+            saved[args["goal_id"]] += sign * money_ops.minor(args["amount"], cur)
+    assert saved == {g["goal_id"]: g["saved_amount"] for g in s["savings_goals"].rows()}
+    for month in ("2026-05", "2026-06"):
+        summary = ok(rt, "get_spending_summary", {"month": month})
+        mine = [e["amount"] for e in s["expenses"].rows() if e["date"][:7] == month]
+        assert money_ops.minor(summary["total_spent"], cur) == sum(mine)
+        assert sum(money_ops.minor(c["spent"], cur) for c in summary["categories"]) == sum(mine)
+        for b in ok(rt, "list_budgets", {"month": month})["budgets"]:
+            spent = sum(e["amount"] for e in s["expenses"].rows()
+                        if e["date"][:7] == month and e["category_id"] == b["category_id"])
+            assert money_ops.minor(b["spent"], cur) == spent
+            assert money_ops.minor(b["remaining"], cur) == money_ops.minor(b["limit"], cur) - spent

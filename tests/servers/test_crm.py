@@ -3,13 +3,23 @@ that are the world's people."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
+from servers.core import money
+from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.crm import DOMAIN
+from tests.servers import money_ops
 from tests.servers.common import fails, ok, runtime_fixture
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
+
+
+def _dec(x: float) -> Decimal:
+    return Decimal(repr(x))
 
 
 def test_contacts_and_accounts_are_the_worlds_people_and_companies(rt):
@@ -62,14 +72,16 @@ def test_lost_deal_needs_a_reason_and_can_be_reopened(rt):
 def test_pipeline_summary_moves_the_amount_from_open_to_won(rt):
     before = ok(rt, "get_pipeline_summary", {})
     all_deals = ok(rt, "list_deals", {"limit": 100})
-    assert sum(st["amount"] for st in before["stages"]) == pytest.approx(all_deals["total_amount"])
-    assert sum(o["open_amount"] for o in before["owners"]) == pytest.approx(before["open_amount"])
+    assert sum(_dec(st["amount"]) for st in before["stages"]) == _dec(all_deals["total_amount"])
+    assert sum(_dec(o["open_amount"]) for o in before["owners"]) == _dec(before["open_amount"])
+    assert sum(_dec(o["weighted_amount"]) for o in before["owners"]) == _dec(
+        before["weighted_amount"])  # each deal's share rounded once, so the parts add up
     deal = ok(rt, "get_deal", {"deal_id": "dl_0021"})["deal"]
     assert deal["stage"] == "negotiation"
     ok(rt, "update_deal_stage", {"deal_id": "dl_0021", "stage": "closed_won"})
     after = ok(rt, "get_pipeline_summary", {})
-    assert after["open_amount"] == pytest.approx(before["open_amount"] - deal["amount"])
-    assert after["won_amount"] == pytest.approx(before["won_amount"] + deal["amount"])
+    assert _dec(after["open_amount"]) == _dec(before["open_amount"]) - _dec(deal["amount"])
+    assert _dec(after["won_amount"]) == _dec(before["won_amount"]) + _dec(deal["amount"])
     assert after["open_deals"] == before["open_deals"] - 1
 
 
@@ -82,7 +94,8 @@ def test_create_deal_rules(rt):
     fails(rt, "create_deal", {**base, "close_date": "2026-02-30"}, "not a valid calendar date")
     deal = ok(rt, "create_deal", base)
     assert deal["deal_id"] == "dl_0041" and deal["owner_id"] == "p_001"
-    assert deal["stage"] == "prospecting" and deal["weighted_amount"] == 4500.0
+    assert deal["stage"] == "prospecting" and deal["weighted_amount"] == 4500.0  # 10%
+    assert (deal["amount"], deal["currency"]) == (45000, "EUR")
     fails(rt, "create_deal", base, "already has an open deal")
 
 
@@ -125,3 +138,55 @@ def test_task_lifecycle(rt):
     assert again["assignee_name"] == "Nikolai Patel" and again["completed_at"] is None
     overdue = ok(rt, "list_tasks", {"status": "overdue", "limit": 100})["tasks"]
     assert overdue and all(t["overdue"] and t["due_date"] < "2026-06-15" for t in overdue)
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_deal_values_follow_the_currency(rt):
+    base = {"account_id": "co_004", "name": "Add-on", "close_date": "2026-09-30"}
+    fails(rt, "create_deal", {**base, "amount": 1000.005},
+          "amount 1000.005 has more decimals than EUR allows (2)")
+    fails(rt, "create_deal", {**base, "amount": 50}, "at least 90.00 EUR")
+    deal = ok(rt, "create_deal", {**base, "amount": 1234.55})
+    assert deal["weighted_amount"] == 123.46  # 10% of 1234.55 = 123.455 -> half to even
+    jpy = Runtime(DOMAIN, default_seed=10)
+    deals = ok(jpy, "list_deals", {"limit": 100})
+    assert deals["currency"] == "JPY" and isinstance(deals["total_amount"], int)
+    assert all(isinstance(d["amount"], int) and d["currency"] == "JPY" for d in deals["deals"])
+
+
+def _makers() -> dict:
+    return {
+        "update_deal": lambda rng, s: {"deal_id": rng.choice(s["deals"].ids()),
+                                       "amount": money_ops.amount(rng, s, 500, 90000)},
+        "update_deal_stage": lambda rng, s: {
+            "deal_id": rng.choice(s["deals"].ids()),
+            "stage": rng.choice(["qualification", "proposal", "negotiation", "closed_won",
+                                 "prospecting"])},
+        "create_deal": lambda rng, s: {
+            "account_id": rng.choice(s["accounts"].ids()), "name": f"Deal {rng.random():.6f}",
+            "amount": money_ops.amount(rng, s, 500, 90000), "close_date": "2026-09-30"},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pipeline_reconciles_with_deals_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = rt.session(None).state, make_world(seed).currency
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 200 and failed > 20
+    last = {}
+    for tool, args, result in done:  # each deal holds the last value given to it, exactly
+        if tool in ("create_deal", "update_deal"):
+            last[result["deal_id"]] = money_ops.minor(args["amount"], cur)
+    assert all(s["deals"].get(k)["amount"] == v for k, v in last.items())
+    summary = ok(rt, "get_pipeline_summary", {})
+    deals = s["deals"].rows()
+    open_ = [d["amount"] for d in deals if d["stage"] not in ("closed_won", "closed_lost")]
+    assert money_ops.minor(summary["open_amount"], cur) == sum(open_)
+    assert money_ops.minor(summary["won_amount"], cur) == sum(
+        d["amount"] for d in deals if d["stage"] == "closed_won")
+    assert sum(money_ops.minor(st["amount"], cur) for st in summary["stages"]) == sum(
+        d["amount"] for d in deals)
+    assert money.currency_of(s) == summary["currency"] == cur

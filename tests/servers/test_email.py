@@ -113,3 +113,11 @@ def test_forward_keeps_attachments_and_quotes_the_original(rt):
     assert fwd["attachments"] == src["attachments"]
     assert fwd["subject"] == "Fwd: " + src["subject"] and src["body"] in fwd["body"]
     assert fwd["thread_id"] != src["thread_id"]
+
+
+
+def test_invoices_and_receipts_quote_the_world_currency():
+    for seed, cur in ((0, "EUR"), (10, "JPY")):
+        mails = Runtime(DOMAIN, default_seed=seed).session(None).state["emails"].rows()
+        money_mails = [m for m in mails if m["subject"].startswith(("Invoice", "Receipt"))]
+        assert money_mails and all(f" {cur}" in m["body"] for m in money_mails)

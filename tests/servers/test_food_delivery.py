@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.food_delivery import DOMAIN
+from servers.food_delivery.common import clock
+from servers.food_delivery.data import is_open
+from tests.servers import money_ops
 from tests.servers.common import digest, runtime_fixture
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
 
@@ -44,7 +50,10 @@ def test_options_are_validated_and_priced(rt):
     cart = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["Mushrooms"]}).payload
     line = cart["lines"][0]
     assert line["options"] == ["regular", "mushrooms"] and "size: regular" in cart["notice"]
-    assert line["unit_price"] == 11.5 + 1.0
+    item = rt.session(None).state["menu_items"].get("itm_0072")  # 11.50 + 1.00 USD-like
+    extra = next(c["price"] for g in item["option_groups"] for c in g["choices"]
+                 if c["name"] == "mushrooms")
+    assert money_ops.minor(line["unit_price"], "EUR") == item["price"] + extra == 1125
     again = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["mushrooms"]}).payload
     assert len(again["lines"]) == 1 and again["lines"][0]["quantity"] == 2  # merged
 
@@ -62,8 +71,9 @@ def test_promo_rules_and_drop_when_cart_shrinks(rt):
     cart = rt.call("apply_promo_code", {"code": "SAVE15"}).payload  # subtotal 29 < 30
     assert cart is None
     ok = rt.call("apply_promo_code", {"code": "PASTA5"}).payload
-    assert ok["discount"] == 5.0 and ok["total"] == round(
-        ok["subtotal"] - 5.0 + ok["delivery_fee"] + ok["service_fee"], 2)
+    assert ok["discount"] == 4.5 and ok["currency"] == "EUR"  # 5 USD-like
+    parts = [ok["subtotal"], -ok["discount"], ok["delivery_fee"], ok["service_fee"]]
+    assert money_ops.minor(ok["total"], "EUR") == sum(money_ops.minor(x, "EUR") for x in parts)
     shrunk = rt.call("update_cart_item", {"line_id": "ln_001", "quantity": 1}).payload
     assert shrunk["promo_code"] is None and "PASTA5" in shrunk["notice"]
 
@@ -102,7 +112,8 @@ def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it(
     cart = rt.call("apply_promo_code", {"code": "SUMMER26"}).payload
     order = rt.call("checkout", {"address_id": "addr_0002", "payment_method_id": "pm_0003",
                                  "tip": 2.5}).payload
-    assert order["status"] == "placed" and order["total"] == round(cart["total"] + 2.5, 2)
+    assert order["status"] == "placed"
+    assert money_ops.minor(order["total"], "EUR") == money_ops.minor(cart["total"], "EUR") + 250
     assert order["instructions"] == "Leave at reception"  # the address's courier note
     assert rt.call("view_cart", {}).payload["lines"] == []
     rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 3, "options": ["large"]})
@@ -148,3 +159,60 @@ def test_reorder_fills_cart_with_past_lines(rt):
     assert cart["restaurant_id"] == past["restaurant_id"]
     assert [(ln["item_id"], ln["options"], ln["quantity"]) for ln in cart["lines"]] == [
         (ln["item_id"], ln["options"], ln["quantity"]) for ln in past["lines"]]
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_a_jpy_world_prices_menus_and_tips_in_whole_yen():
+    rt = Runtime(DOMAIN, default_seed=10)
+    menu = rt.call("get_menu", {"restaurant_id": "rst_001"}).payload
+    assert all(isinstance(i["price"], int) and i["currency"] == "JPY" for i in menu["items"])
+    assert isinstance(menu["restaurant"]["delivery_fee"], int)
+    item = next(i for i in menu["items"] if i["available"] and not any(
+        g["required"] for g in i["option_groups"]))
+    assert rt.call("add_to_cart", {"item_id": item["item_id"]}).ok
+    bad = rt.call("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001",
+                               "tip": 100.5})
+    assert not bad.ok and "tip 100.5 has more decimals than JPY allows (0)" in bad.error
+
+
+def _makers() -> dict:
+    def add(rng, s):
+        home = s["addresses"].get("addr_0001")["city"]
+        near = [r["restaurant_id"] for r in s["restaurants"].rows()
+                if r["city"] == home and is_open(r, clock(s))][:3]  # few: carts fill up
+        rid = rng.choice(near)
+        item = rng.choice(s["menu_items"].rows(lambda i: i["restaurant_id"] == rid))
+        return {"item_id": item["item_id"], "quantity": rng.randint(1, 3),
+                "replace_cart": rng.random() < 0.2}
+
+    return {
+        "add_to_cart": add,
+        "apply_promo_code": lambda rng, s: {"code": rng.choice(s["promos"].ids())},
+        "checkout": lambda rng, s: {
+            "address_id": "addr_0001",
+            "payment_method_id": rng.choice(["pm_0001", "pm_0003", "pm_0004"]),
+            "tip": money_ops.amount(rng, s, 0.5, 6)},
+        "cancel_order": lambda rng, s: {"order_id": rng.choice(s["orders"].ids()),
+                                        "reason": "other"},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_orders_reconcile_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = rt.session(None).state, make_world(seed).currency
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 100 and failed > 20  # closed restaurants and other cities fail often
+    placed = [r for tool, _, r in done if tool == "checkout"]
+    assert placed, "no checkout succeeded"
+    for o in s["orders"].rows():
+        assert o["subtotal"] == sum(ln["line_total"] for ln in o["lines"])
+        assert all(ln["line_total"] == ln["unit_price"] * ln["quantity"] for ln in o["lines"])
+        assert o["total"] == (o["subtotal"] - o["discount"] + o["delivery_fee"]
+                              + o["service_fee"] + o["tip"])
+        assert o["refund_amount"] == (o["total"] if o["status"] == "cancelled" else 0)
+    for tool, args, result in done:
+        if tool == "checkout":
+            assert s["orders"].get(result["order_id"])["tip"] == money_ops.minor(args["tip"], cur)

@@ -4,6 +4,8 @@ nothing."""
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_EVEN, Decimal
+
 import pytest
 
 from servers.core.runtime import Runtime
@@ -143,7 +145,10 @@ def test_energy_report_adds_up(rt):
     home = rt.call("get_energy_usage", {"home_id": "home_001", "days": 30}).payload
     assert len(home["daily"]) == 30 and home["end_date"] == "2026-06-14"
     assert home["total_kwh"] == pytest.approx(sum(d["kwh"] for d in home["daily"]), abs=0.02)
-    assert home["estimated_cost"] == pytest.approx(home["total_kwh"] * 0.39, abs=0.01)
+    exact = Decimal(repr(home["total_kwh"])) * Decimal("0.39")  # the Berlin tariff, EUR
+    assert Decimal(repr(home["estimated_cost"])) == exact.quantize(Decimal("0.01"),
+                                                                   rounding=ROUND_HALF_EVEN)
+    assert home["currency"] == "EUR"
     top = home["by_device"][0]
     one = rt.call("get_energy_usage", {"home_id": "home_001", "days": 30,
                                        "device_id": top["device_id"]}).payload
@@ -194,3 +199,19 @@ def test_members_are_world_people_and_devices_stay_in_their_home(rt):
            "already has a device named 'Floor Lamp'")
     moved = rt.call("update_device", {"device_id": TV_BACKLIGHT, "room_id": "room_008"})
     assert moved.ok and moved.payload["room_name"] == "Master Bedroom"
+
+
+def test_every_home_uses_the_world_currency_with_a_scaled_tariff():
+    from servers.core.runtime import Runtime
+    from servers.iot_devices import DOMAIN
+
+    for seed, cur in ((0, "EUR"), (10, "JPY")):
+        homes = Runtime(DOMAIN, default_seed=seed).call("list_homes", {}).payload["homes"]
+        assert {h["currency"] for h in homes} == {cur}
+    jpy = Runtime(DOMAIN, default_seed=10)
+    tokyo = next(h for h in jpy.call("list_homes", {}).payload["homes"] if h["city"] == "Tokyo")
+    assert tokyo["price_per_kwh"] == 31.0  # the local tariff, unchanged at home
+    usage = jpy.call("get_energy_usage", {"home_id": tokyo["home_id"], "days": 7}).payload
+    assert isinstance(usage["estimated_cost"], int)
+    exact = Decimal(repr(usage["total_kwh"])) * 31
+    assert usage["estimated_cost"] == int(exact.to_integral_value(ROUND_HALF_EVEN))

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+from servers.core import money
 from servers.core.runtime import Runtime
-from servers.marketplace import views
-from tests.servers import common
-from tests.servers.common import runtime_fixture
+from servers.core.world import make_world
+from servers.marketplace import DOMAIN, views
+from tests.servers import common, money_ops
+from tests.servers.common import runtime_fixture, state
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture("marketplace")
 
@@ -111,16 +116,25 @@ def test_search_filters(rt):
 
 
 def test_price_cannot_drop_below_a_pending_offer(rt):
-    # lst_0018 asks 125.00 with pending offers off_0008 (82.00) and off_0009 (111.00); an
-    # offer may not exceed the asking price, so the seller answers such offers first
-    error = fails(rt, "update_listing", "off_0009 of 111.00", listing_id="lst_0018", price=100)
+    # lst_0018 has two pending offers (seed 0: off_0008 low, off_0009 high; amounts scaled to
+    # the world's currency, read from the state); an offer may not exceed the asking price,
+    # so the seller answers such offers first
+    pending = {o["offer_id"]: o["amount"] for o in state(rt)["offers"].rows()
+               if o["listing_id"] == "lst_0018" and o["status"] == "pending"}
+    low, high = pending["off_0008"], pending["off_0009"]
+    assert low < high
+    eur = lambda minor: money.fmt(minor, "EUR")
+    between = money.to_major(high - 100, "EUR")
+    error = fails(rt, "update_listing", f"off_0009 of {eur(high)}", listing_id="lst_0018",
+                  price=between)
     assert "off_0008" not in error and "respond_to_offer" in error
-    error = fails(rt, "update_listing", "off_0009 of 111.00, off_0008 of 82.00",
-                  listing_id="lst_0018", price=80)
-    assert "at least 111.00" in error
-    assert ok(rt, "update_listing", listing_id="lst_0018", price=111)["price"] == 111
+    error = fails(rt, "update_listing", f"off_0009 of {eur(high)}, off_0008 of {eur(low)}",
+                  listing_id="lst_0018", price=money.to_major(low - 100, "EUR"))
+    assert f"at least {eur(high)}" in error
+    top = money.to_major(high, "EUR")
+    assert ok(rt, "update_listing", listing_id="lst_0018", price=top)["price"] == top
     ok(rt, "respond_to_offer", offer_id="off_0009", action="decline")
-    assert ok(rt, "update_listing", listing_id="lst_0018", price=100)["price"] == 100
+    assert ok(rt, "update_listing", listing_id="lst_0018", price=between)["price"] == between
 
 
 def test_the_clock_runs_past_midnight_after_720_changes(rt):
@@ -130,3 +144,76 @@ def test_the_clock_runs_past_midnight_after_720_changes(rt):
     assert views.now(s) == stamps[-1]
     assert len(set(stamps)) == len(stamps)
     assert stamps[-1].startswith("2026-06-16T12:00")
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_a_jpy_world_prices_in_whole_yen():
+    rt = Runtime(DOMAIN, default_seed=10)
+    found = ok(rt, "search_listings", limit=50)["listings"]
+    assert found and all(isinstance(r["price"], int) and r["currency"] == "JPY" for r in found)
+    assert max(r["price"] for r in found) > 10000  # USD-like magnitudes scaled by 150
+    theirs = next(r for r in found if r["seller_id"] != state(rt).var("user_id"))
+    common.fails(rt, "make_offer", {"listing_id": theirs["listing_id"], "amount": 99.5},
+                 "amount 99.5 has more decimals than JPY allows (0)")
+
+
+def test_offer_above_the_price_names_both_in_the_currency(rt):
+    row = state(rt)["listings"].get("lst_0033")
+    over = money.to_major(row["price"] + 1, "EUR")
+    fails(rt, "make_offer", f"above the asking price {money.fmt(row['price'], 'EUR')}",
+          listing_id="lst_0033", amount=over)
+
+
+def _makers() -> dict:
+    def listing(rng, s):
+        return rng.choice(s["listings"].ids())
+
+    def below(rng, s, lid):  # most offers at or below the asking price
+        price = s["listings"].get(lid)["price"]
+        return money.to_major(money.times(price, rng.uniform(0.5, 1.05)), money.currency_of(s))
+
+    def offer(rng, s):
+        lid = listing(rng, s)
+        return {"listing_id": lid, "amount": below(rng, s, lid)}
+
+    def update(rng, s):
+        lid = listing(rng, s)
+        return {"listing_id": lid, "price": below(rng, s, lid)}
+
+    return {
+        "make_offer": offer,
+        "update_listing": update,
+        "respond_to_offer": lambda rng, s: {"offer_id": rng.choice(s["offers"].ids()),
+                                            "action": rng.choice(["accept", "decline"])},
+        "create_listing": lambda rng, s: {
+            "title": f"Item {rng.randint(1, 10**6)}", "description": "x",
+            "category": "electronics", "condition": "good",
+            "price": money_ops.amount(rng, s, 5, 500)},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sales_reconcile_with_accepted_offers_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = state(rt), make_world(seed).currency
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 200 and failed > 20
+    for tool, args, result in done:  # what was asked is what is stored, exactly
+        if tool == "make_offer":
+            assert s["offers"].get(result["offer_id"])["amount"] == money_ops.minor(
+                args["amount"], cur)
+    accepted = {o["listing_id"]: o for o in s["offers"].rows() if o["status"] == "accepted"}
+    for row in s["listings"].rows():
+        assert isinstance(row["price"], int)
+        if row["status"] == "sold" and row["listing_id"] in accepted:
+            o = accepted[row["listing_id"]]
+            assert (row["sold_price"], row["buyer_id"]) == (o["amount"], o["buyer_id"])
+        pending = [o["amount"] for o in s["offers"].rows()
+                   if o["listing_id"] == row["listing_id"] and o["status"] == "pending"]
+        assert all(a <= row["price"] for a in pending)  # never above the asking price
+    me = s.var("user_id")
+    sold = [r for r in s["listings"].rows() if r["seller_id"] == me and r["status"] == "sold"]
+    assert sum(r["sold_price"] for r in sold) == sum(
+        o["amount"] for o in accepted.values() if o["seller_id"] == me)

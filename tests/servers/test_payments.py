@@ -3,8 +3,17 @@ timestamps that grow with the order they were made in."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+import pytest
+
+from servers.core import money
+from servers.core.runtime import Runtime
+from servers.core.world import make_world
 from servers.payments import DOMAIN
-from tests.servers.common import ok, runtime_fixture
+from tests.servers import money_ops
+from tests.servers.common import fails, ok, runtime_fixture, state
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
 
@@ -24,3 +33,78 @@ def test_requests_are_stamped_in_creation_order_too(rt):
     paid = ok(rt, "send_payment", {"contact_id": "p_002", "amount": 1, "note": "x"})
     second = ok(rt, "request_payment", {"contact_id": "p_003", "amount": 3, "note": "z"})
     assert first["created_at"] < paid["created_at"] < second["created_at"]
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_seeds_cover_eur_usd_and_jpy():
+    assert [make_world(s).currency for s in SEEDS] == ["EUR", "USD", "JPY"]
+
+
+def test_amounts_are_in_the_world_currency_and_refused_beyond_its_decimals(rt):
+    wallet = ok(rt, "get_wallet", {})
+    assert wallet["currency"] == "EUR"
+    fails(rt, "send_payment", {"contact_id": "p_002", "amount": 10.005, "note": "x"},
+          "amount 10.005 has more decimals than EUR allows (2)")
+    paid = ok(rt, "send_payment", {"contact_id": "p_002", "amount": 10.01, "note": "x"})
+    assert (paid["amount"], paid["currency"]) == (10.01, "EUR")
+    after = ok(rt, "get_wallet", {})["balance"]
+    assert Decimal(repr(wallet["balance"])) - Decimal("10.01") == Decimal(repr(after))
+    assert state(rt).var("balance") == money.parse(after, "EUR")
+
+
+def test_a_jpy_world_has_yen_amounts_without_decimals():
+    rt = Runtime(DOMAIN, default_seed=10)
+    wallet = ok(rt, "get_wallet", {})
+    assert wallet["currency"] == "JPY" and isinstance(wallet["balance"], int)
+    assert wallet["balance"] >= 300 * 150 - 1  # seeded from at least 300 USD-like units
+    fails(rt, "send_payment", {"contact_id": "p_002", "amount": 12.5, "note": "x"},
+          "amount 12.5 has more decimals than JPY allows (0)")
+    paid = ok(rt, "send_payment", {"contact_id": "p_002", "amount": 1500, "note": "x"})
+    assert paid["amount"] == 1500 and paid["currency"] == "JPY"
+    assert ok(rt, "get_wallet", {})["balance"] == wallet["balance"] - 1500
+    for p in ok(rt, "list_payments", {"limit": 100})["payments"]:
+        assert isinstance(p["amount"], int) and p["currency"] == "JPY"
+
+
+def test_the_cap_on_one_payment_is_scaled_to_the_currency(rt):
+    fails(rt, "request_payment", {"contact_id": "p_003", "amount": 4500.01, "note": "x"},
+          "at most 4500.00 EUR")
+    ok(rt, "request_payment", {"contact_id": "p_003", "amount": 4500, "note": "x"})
+
+
+def _makers() -> dict:
+    contact = lambda rng, s: rng.choice(s["contacts"].ids())
+    method = lambda rng, s: rng.choice(["pm_wallet", "pm_wallet", "pm_card_1", None])
+    return {
+        "send_payment": lambda rng, s: {"contact_id": contact(rng, s),
+                                        "amount": money_ops.amount(rng, s, 1, 150),
+                                        "note": "x", "method_id": method(rng, s)},
+        "request_payment": lambda rng, s: {"contact_id": contact(rng, s),
+                                           "amount": money_ops.amount(rng, s), "note": "y"},
+        "respond_to_request": lambda rng, s: {
+            "request_id": rng.choice(s["requests"].ids()),
+            "action": rng.choice(["pay", "pay", "decline"]), "method_id": method(rng, s)},
+        "refund_payment": lambda rng, s: {"payment_id": rng.choice(s["payments"].ids())},
+        "get_wallet": lambda rng, s: {},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_wallet_reconciles_with_payments_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s = state(rt)
+    opening, before = s.var("balance"), {r["payment_id"]: r for r in s["payments"].rows()}
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 200 and failed > 20  # both paths were exercised
+    rows = s["payments"].rows()
+    paid_out = sum(r["amount"] for r in rows if r["payment_id"] not in before
+                   and r["method_id"] == "pm_wallet")
+    was = {k: r["status"] for k, r in before.items()}
+    refunded = sum(r["amount"] for r in rows if r["status"] == "refunded"
+                   and was.get(r["payment_id"], "refunded") != "refunded")
+    assert all(isinstance(r["amount"], int) for r in rows)
+    assert s.var("balance") == opening - paid_out - refunded >= 0
+    cur = make_world(seed).currency
+    assert ok(rt, "get_wallet", {})["balance"] == money.to_major(s.var("balance"), cur)

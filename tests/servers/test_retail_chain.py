@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+import pytest
+
 from servers.core.runtime import Runtime
+from servers.core.world import make_world
 from servers.retail_chain import DOMAIN
+from tests.servers import money_ops
 from tests.servers.common import digest, runtime_fixture
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
 
@@ -19,7 +26,10 @@ def test_reservation_holds_stock_and_cancel_releases_it_once(rt):
     before = _available(rt, "sku_1026", "pl_0021")
     res = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": "sku_1026",
                                          "quantity": 3})
-    assert res.ok and res.payload["status"] == "confirmed" and res.payload["total"] == 29.97
+    assert res.ok and res.payload["status"] == "confirmed"
+    price = rt.call("check_inventory", {"product_id": "sku_1026"}).payload["price"]
+    assert res.payload["unit_price"] == price and res.payload["currency"] == "EUR"
+    assert Decimal(repr(res.payload["total"])) == 3 * Decimal(repr(price))  # 3 x 8.99, exact
     assert _available(rt, "sku_1026", "pl_0021") == before - 3
     rid = res.payload["reservation_id"]
     assert rt.call("cancel_reservation", {"reservation_id": rid}).ok
@@ -81,10 +91,13 @@ def test_transfer_moves_stock_and_cancel_sends_it_back(rt):
 
 
 def test_redeeming_points_deducts_exactly_and_issues_a_voucher(rt):
-    points = rt.call("get_loyalty_account", {}).payload["points"]
+    account = rt.call("get_loyalty_account", {}).payload
+    points = account["points"]
     out = rt.call("redeem_points", {"points": 1000})
     assert out.ok and out.payload["points_remaining"] == points - 1000
-    assert out.payload["voucher"]["value"] == 10.0
+    option = next(o for o in account["redemption_options"] if o["points"] == 1000)
+    assert out.payload["voucher"]["value"] == option["voucher_value"] == 9.0  # 10 USD-like
+    assert out.payload["voucher"]["currency"] == option["currency"] == "EUR"
     active = rt.call("list_vouchers", {"status": "active"}).payload["vouchers"]
     assert out.payload["voucher"]["voucher_id"] in [v["voucher_id"] for v in active]
     unchanged = digest(rt)
@@ -92,3 +105,47 @@ def test_redeeming_points_deducts_exactly_and_issues_a_voucher(rt):
     assert not too_many.ok and "not enough points" in too_many.error
     assert digest(rt) == unchanged
     assert rt.call("get_loyalty_account", {}).payload["points"] == points - 1000
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_a_jpy_world_prices_in_whole_yen():
+    r = Runtime(DOMAIN, default_seed=10)
+    found = r.call("search_catalog", {"limit": 50}).payload["products"]
+    assert all(isinstance(p["price"], int) and p["currency"] == "JPY" for p in found)
+    bad = r.call("search_catalog", {"max_price": 1500.5})
+    assert not bad.ok and "max_price 1500.5 has more decimals than JPY allows (0)" in bad.error
+    options = r.call("get_loyalty_account", {}).payload["redemption_options"]
+    assert [o["voucher_value"] for o in options] == [750, 1500, 4500, 11250]
+
+
+def _makers() -> dict:
+    def reserve(rng, s):
+        stock = rng.choice(s["inventory"].rows())
+        return {"store_id": stock["store_id"], "product_id": stock["product_id"],
+                "quantity": rng.randint(1, 3)}
+    return {
+        "reserve_for_pickup": reserve,
+        "cancel_reservation": lambda rng, s: {
+            "reservation_id": rng.choice(s["reservations"].ids())},
+        "redeem_points": lambda rng, s: {"points": rng.choice([500, 1000, 2500, 5000])},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_reservations_and_vouchers_reconcile_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = rt.session(None).state, make_world(seed).currency
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 100 and failed > 20
+    usd = {500: 5, 1000: 10, 2500: 30, 5000: 75}  # the reward table, in USD-like units
+    scale = {"EUR": 90, "USD": 100, "JPY": 150}[cur]  # minor units per USD-like unit
+    for v in s["vouchers"].rows():
+        assert v["value"] == usd[v["points_spent"]] * scale
+    for tool, args, result in done:
+        if tool == "reserve_for_pickup":
+            price = s["products"].get(args["product_id"])["price"]
+            assert money_ops.minor(result["total"], cur) == args["quantity"] * price
+    account = s["loyalty_accounts"].rows()[0]
+    assert account["points"] == sum(a["points"] for a in s["points_activity"].rows())

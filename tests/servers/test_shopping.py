@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import pytest
+
 from servers.core.runtime import Runtime
+from servers.core.world import make_world
 from servers.shopping import DOMAIN
+from tests.servers import money_ops
 from tests.servers.common import fails, ok, runtime_fixture
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
+
+
+def _price(rt: Runtime, item_id: str) -> int:
+    return rt.session(None).state["variants"].get(item_id)["price"]
+
+
+def _minor(x: float) -> int:
+    return money_ops.minor(x, "EUR")
 
 
 def _stock(rt: Runtime, item_id: str) -> int:
@@ -17,7 +30,9 @@ def test_checkout_moves_stock_into_an_order_and_cancel_puts_it_back(rt):
     assert rt.call("clear_cart", {}).ok
     assert rt.call("add_to_cart", {"item_id": "itm_0151", "quantity": 3}).ok
     cart = rt.call("view_cart", {}).payload
-    assert cart["subtotal"] == 179.97 and cart["total"] == 179.97  # free shipping over $50
+    price = _price(rt, "itm_0151")  # 59.99 USD-like, 53.99 in the seed-0 EUR world
+    assert _minor(cart["subtotal"]) == 3 * price
+    assert cart["total"] == cart["subtotal"] and cart["shipping_fee"] == 0  # free over 45 EUR
     before = _stock(rt, "itm_0151")
     order = rt.call("checkout", {"address_id": "addr_0002", "payment_method_id": "pm_0001"})
     assert order.ok and order.payload["status"] == "pending"
@@ -51,8 +66,8 @@ def test_coupon_rules(rt):
     fails(rt, "apply_coupon", {"code": "TECH50"}, "only to electronics")
     fails(rt, "apply_coupon", {"code": "NOPE99"}, "no coupon")
     cart = rt.call("apply_coupon", {"code": "save20"}).payload  # cart is $248 at seed 0
-    assert cart["coupon_code"] == "SAVE20" and cart["discount"] == 20.0
-    assert cart["total"] == round(cart["subtotal"] - 20.0, 2)
+    assert cart["coupon_code"] == "SAVE20" and cart["discount"] == 18.0  # 20 USD-like in EUR
+    assert _minor(cart["total"]) == _minor(cart["subtotal"]) - 1800
     # dropping below the $150 minimum removes the coupon and says why
     out = rt.call("remove_from_cart", {"item_id": "itm_0064"}).payload
     assert out["coupon_code"] is None and out["discount"] == 0.0
@@ -82,9 +97,11 @@ def test_payment_method_rules(rt):
     assert rt.call("add_to_cart", {"item_id": "itm_0176"}).ok  # $19.99 + $5.99 shipping
     balance = rt.session(None).state["payment_methods"].get("pm_0004")["balance"]
     order = rt.call("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0004"})
-    assert order.ok and order.payload["total"] == 25.98
+    assert order.ok and order.payload["shipping_fee"] == 5.39  # 5.99 USD-like in EUR
+    assert _minor(order.payload["total"]) == _price(rt, "itm_0176") + 539
     state = rt.session(None).state
-    assert state["payment_methods"].get("pm_0004")["balance"] == round(balance - 25.98, 2)
+    assert state["payment_methods"].get("pm_0004")["balance"] == balance - _minor(
+        order.payload["total"])
     rt.call("cancel_order", {"order_id": order.payload["order_id"], "reason": "other"})
     assert state["payment_methods"].get("pm_0004")["balance"] == balance
 
@@ -98,7 +115,10 @@ def test_return_rules(rt):
                                   "reason": "wrong item"}, "not in order ord_0021")
     out = rt.call("request_return", {"order_id": "ord_0020", "item_ids": ["itm_0010"],
                                      "reason": "damaged or defective"})
-    assert out.ok and out.payload["refund_amount"] == 249.99
+    item = next(it for it in rt.session(None).state["orders"].get("ord_0020")["items"]
+                if it["item_id"] == "itm_0010")
+    assert out.ok and _minor(out.payload["refund_amount"]) == item["unit_price"] * item[
+        "quantity"]  # the order had no discount: the whole line comes back
     order = rt.call("get_order", {"order_id": "ord_0020"}).payload
     assert out.payload["return_id"] in order["return_ids"]
     assert [it["returned"] for it in order["items"]] == [False, True, False]
@@ -130,3 +150,72 @@ def test_tracking_and_wishlist(rt):
     fails(rt, "add_to_wishlist", {"product_id": "prd_0013"}, "already in the wishlist")
     fails(rt, "remove_from_wishlist", {"product_id": "prd_0001"}, "not in the wishlist")
     assert rt.call("add_to_wishlist", {"product_id": "prd_0001"}).payload["total"] == 6
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_a_jpy_world_sells_in_whole_yen():
+    rt = Runtime(DOMAIN, default_seed=10)
+    found = ok(rt, "search_products", {"limit": 20})["products"]
+    assert all(isinstance(p["price_min"], int) and p["currency"] == "JPY" for p in found)
+    fails(rt, "search_products", {"max_price": 99.5}, "max_price 99.5",
+          "more decimals than JPY allows (0)")
+    coupons = rt.session(None).state["coupons"]
+    assert coupons.get("SAVE20")["value"] == 3000
+    assert coupons.get("TECH50")["description"] == "7500 JPY off electronics over 60000 JPY"
+
+
+def test_percent_coupons_round_half_to_even(rt):
+    ok(rt, "clear_cart", {})
+    ok(rt, "add_to_cart", {"item_id": "itm_0151", "quantity": 6})
+    cart = ok(rt, "apply_coupon", {"code": "SUMMER15"})
+    exact = 6 * _price(rt, "itm_0151") * 15 / 100  # minor units, before rounding
+    assert abs(_minor(cart["discount"]) - exact) <= 0.5
+
+
+def _makers() -> dict:
+    def add(rng, s):
+        item = rng.choice([v for v in s["variants"].rows() if v["stock"]] or s["variants"].rows())
+        return {"item_id": item["item_id"], "quantity": rng.randint(1, 2)}
+
+    def order(rng, s):
+        return rng.choice(s["orders"].ids())
+
+    return {
+        "add_to_cart": add,
+        "clear_cart": lambda rng, s: {},
+        "apply_coupon": lambda rng, s: {"code": rng.choice(s["coupons"].ids())},
+        "checkout": lambda rng, s: {"address_id": "addr_0001", "payment_method_id": rng.choice(
+            ["pm_0001", "pm_0004", "pm_0004", "pm_0003"])},
+        "cancel_order": lambda rng, s: {"order_id": order(rng, s), "reason": "other"},
+        "request_return": lambda rng, s: {
+            "order_id": (o := order(rng, s)),
+            "item_ids": [s["orders"].get(o)["items"][0]["item_id"]], "reason": "wrong item"},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gift_card_and_orders_reconcile_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = rt.session(None).state, make_world(seed).currency
+    opening = s["payment_methods"].get("pm_0004")["balance"]
+    seeded = set(s["orders"].ids())
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 200 and failed > 20
+    spent = 0
+    for o in s["orders"].rows():
+        lines = sum(it["unit_price"] * it["quantity"] for it in o["items"])
+        assert o["subtotal"] == lines
+        assert o["total"] == o["subtotal"] - o["discount"] + o["shipping_fee"]
+        if o["order_id"] not in seeded and o["payment_method_id"] == "pm_0004" \
+                and o["status"] != "cancelled":
+            spent += o["total"]
+    # the gift card paid for exactly its live session orders (cancellations gave money back)
+    assert s["payment_methods"].get("pm_0004")["balance"] == opening - spent >= 0
+    for r in s["returns"].rows():
+        assert r["refund_amount"] == sum(i["refund"] for i in r["items"])
+    for tool, _args, result in done:
+        if tool == "checkout":
+            assert money_ops.minor(result["total"], cur) == s["orders"].get(
+                result["order_id"])["total"]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
+from servers.core import money
 from servers.core.runtime import Runtime
+from servers.core.world import make_world
 from servers.trading import DOMAIN
-from tests.servers import common
+from tests.servers import common, money_ops
 from tests.servers.common import digest, runtime_fixture
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture("trading")
 
@@ -15,6 +20,10 @@ rt = runtime_fixture("trading")
 def ok(rt: Runtime, tool: str, **args: object) -> dict:
     """`common.ok` with the tool's arguments as keywords."""
     return common.ok(rt, tool, args)
+
+
+def _dec(x: float) -> Decimal:
+    return Decimal(repr(x))
 
 
 def position(rt: Runtime, symbol: str) -> dict | None:
@@ -28,12 +37,13 @@ def test_market_buy_moves_exactly_the_cost_and_averages_the_position(rt):
     cash = ok(rt, "get_account_summary")["cash"]
     placed = ok(rt, "place_order", symbol="XOM", side="buy", quantity=3)
     assert placed["order"]["status"] == "filled" and placed["order"]["filled_price"] == price
-    assert placed["trade"]["amount"] == round(3 * price, 2)
-    assert placed["cash"] == round(cash - 3 * price, 2)
+    assert _dec(placed["trade"]["amount"]) == 3 * _dec(price)
+    assert _dec(placed["cash"]) == _dec(cash) - 3 * _dec(price)
     after = position(rt, "XOM")
     assert after["quantity"] == before["quantity"] + 3
-    cost = before["average_cost"] * before["quantity"] + 3 * price
-    assert after["average_cost"] == pytest.approx(cost / after["quantity"], abs=0.01)
+    cost = _dec(before["cost_basis"]) + 3 * _dec(price)
+    assert _dec(after["cost_basis"]) == cost
+    assert abs(_dec(after["average_cost"]) - cost / after["quantity"]) <= Decimal("0.005")
     trades = ok(rt, "list_trades", symbol="XOM", limit=1)["trades"]
     assert trades[0]["trade_id"] == placed["trade"]["trade_id"]
 
@@ -43,8 +53,8 @@ def test_selling_a_whole_position_closes_it_and_books_realized_pl(rt):
     cash = ok(rt, "get_account_summary")["cash"]
     placed = ok(rt, "place_order", symbol="GSOF", side="sell", quantity=pos["quantity"])
     trade = placed["trade"]
-    assert trade["realized_pl"] == pytest.approx(pos["unrealized_pl"], abs=0.011)
-    assert placed["cash"] == round(cash + pos["market_value"], 2)
+    assert trade["realized_pl"] == pos["unrealized_pl"]  # the stored basis: exact
+    assert _dec(placed["cash"]) == _dec(cash) + _dec(pos["market_value"])
     assert position(rt, "GSOF") is None
     out = rt.call("place_order", {"symbol": "GSOF", "side": "sell", "quantity": 1})
     assert not out.ok and "short selling" in out.error
@@ -134,3 +144,86 @@ def test_search_filters_by_sector_and_price(rt):
 def test_market_status_is_the_worlds_now_on_new_yorks_clock(seed, status, as_of, next_close):
     out = Runtime(DOMAIN, default_seed=seed).call("get_market_status", {}).payload
     assert (out["status"], out["as_of"], out["next_close"]) == (status, as_of, next_close)
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_a_jpy_world_quotes_whole_yen_and_refuses_fractional_limits():
+    rt = Runtime(DOMAIN, default_seed=10)
+    quote = ok(rt, "get_quote", symbol="AAPL")
+    assert quote["currency"] == "JPY" and isinstance(quote["price"], int)
+    assert quote["price"] > 100 * 150 * 0.5  # a large cap priced in thousands of yen
+    common.fails(rt, "place_order", {"symbol": "AAPL", "side": "buy", "quantity": 1,
+                                     "order_type": "limit", "limit_price": quote["price"] + 0.5},
+                 "limit_price", "more decimals than JPY allows (0)")
+    placed = ok(rt, "place_order", symbol="AAPL", side="buy", quantity=2)
+    assert placed["trade"]["amount"] == 2 * quote["price"] and placed["currency"] == "JPY"
+
+
+def test_limit_price_finer_than_cents_is_refused(rt):
+    common.fails(rt, "place_order", {"symbol": "KO", "side": "buy", "quantity": 1,
+                                     "order_type": "limit", "limit_price": 55.001},
+                 "limit_price 55.001 has more decimals than EUR allows (2)")
+
+
+def test_partial_sales_keep_basis_and_realized_pl_exact():
+    rt = Runtime(DOMAIN, default_seed=0)
+    pos = next(p for p in ok(rt, "list_positions")["positions"] if p["quantity"] >= 3)
+    realized = Decimal(0)
+    for _ in range(pos["quantity"]):
+        realized += _dec(ok(rt, "place_order", symbol=pos["symbol"], side="sell",
+                            quantity=1)["trade"]["realized_pl"])
+    # a position sold share by share realizes exactly its unrealized profit, cent for cent
+    assert realized == _dec(pos["unrealized_pl"])
+
+
+def _makers() -> dict:
+    def order(rng, s):
+        sym = rng.choice(s["positions"].ids() if rng.random() < 0.5 else s["stocks"].ids())
+        price = money.to_major(s["stocks"].get(sym)["price"], money.currency_of(s))
+        args = {"symbol": sym, "side": rng.choice(["buy", "sell"]),
+                "quantity": rng.choice([1, 1, 2, 3, 5])}
+        if rng.random() < 0.4:
+            drift = money.times(s["stocks"].get(sym)["price"], rng.uniform(0.9, 1.1))
+            args |= {"order_type": "limit",
+                     "limit_price": money.to_major(drift, money.currency_of(s))}
+            if rng.random() < 0.05:
+                args["limit_price"] = float(price) + 0.001
+        return args
+    return {
+        "place_order": order,
+        "cancel_order": lambda rng, s: {"order_id": rng.choice(s["orders"].ids())},
+        "get_account_summary": lambda rng, s: {},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_cash_and_positions_reconcile_with_trades_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s = rt.session(None).state
+    cash0 = s.var("cash")
+    basis0 = {p["symbol"]: p["cost_basis"] for p in s["positions"].rows()}
+    qty0 = {p["symbol"]: p["quantity"] for p in s["positions"].rows()}
+    seeded = set(s["trades"].ids())
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 200 and failed > 20
+    new = [t for t in s["trades"].rows() if t["trade_id"] not in seeded]
+    assert new
+    flow, basis, qty = 0, dict(basis0), dict(qty0)
+    for t in new:
+        assert t["amount"] == t["quantity"] * t["price"]
+        sign = 1 if t["side"] == "buy" else -1
+        flow -= sign * t["amount"]
+        # a buy adds its cost; a sale removes the basis it realized against
+        removed = t["amount"] if sign > 0 else t["amount"] - t["realized_pl"]
+        basis[t["symbol"]] = basis.get(t["symbol"], 0) + sign * removed
+        qty[t["symbol"]] = qty.get(t["symbol"], 0) + sign * t["quantity"]
+    assert s.var("cash") == cash0 + flow
+    held = {p["symbol"]: (p["quantity"], p["cost_basis"]) for p in s["positions"].rows()}
+    assert held == {k: (q, basis[k]) for k, q in qty.items() if q}
+    assert all(basis[k] == 0 for k, q in qty.items() if not q)
+    summary = ok(rt, "get_account_summary")
+    cur = make_world(seed).currency
+    assert money_ops.minor(summary["cash"], cur) == s.var("cash")
+    assert summary["buying_power"] >= 0

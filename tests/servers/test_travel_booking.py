@@ -3,10 +3,15 @@ baggage allowance, seats, hotel availability and cancellation, hotels = the worl
 
 from __future__ import annotations
 
+import pytest
+
+from servers.core import money
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.travel_booking import DOMAIN
+from tests.servers import money_ops
 from tests.servers.common import fails, ok, runtime_fixture
+from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
 
@@ -19,7 +24,18 @@ def _offer(rt: Runtime, flight_number: str, date: str, origin: str, dest: str,
 
 
 def _voucher(rt: Runtime) -> float:
-    return rt.session(None).state["payment_methods"].get("pm_0004")["balance"]
+    """The voucher's balance in EUR (seed 0's currency)."""
+    return money.to_major(rt.session(None).state["payment_methods"].get("pm_0004")["balance"],
+                          "EUR")
+
+
+def _c(x: float) -> int:
+    """An EUR amount as cents, so sums and differences are exact."""
+    return money_ops.minor(x, "EUR")
+
+
+# seed 0 is an EUR world: the USD-like fees 200, 45, 30 and 75 are 180, 40.50, 27 and 67.50
+CANCEL, BAG, INSURANCE, CHANGE = 18000, 4050, 2700, 6750
 
 
 def test_hold_takes_seats_and_confirm_charges_the_held_fare(rt):
@@ -68,11 +84,11 @@ def test_cancel_refund_rules(rt):
                and not b["insurance"] and b["date"] > "2026-06-16"
                and b["payment_method_id"] != "pm_0004")
     paid = ok(rt, "get_booking", {"booking_id": old["booking_id"]})["total_paid"]
-    fee = min(paid, 200.0 * len(old["passengers"]))
+    fee = min(_c(paid), CANCEL * len(old["passengers"]))
     out = ok(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "illness"})
-    assert out["refund_amount"] == round(paid - fee, 2) and out["cancellation_fee"] == fee
+    assert _c(out["refund_amount"]) == _c(paid) - fee and _c(out["cancellation_fee"]) == fee
     assert out["booking"]["status"] == "cancelled"
-    assert out["booking"]["total_paid"] == round(fee, 2)
+    assert _c(out["booking"]["total_paid"]) == fee
     fails(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "other"},
            "is cancelled")
     # a booking made today is fully refundable (24-hour rule), to the voucher that paid
@@ -81,7 +97,7 @@ def test_cancel_refund_rules(rt):
     balance = _voucher(rt)
     paid = ok(rt, "confirm_booking", {"booking_id": held["booking_id"],
                                        "payment_method_id": "pm_0004"})["total_paid"]
-    assert _voucher(rt) == round(balance - paid, 2)
+    assert _c(_voucher(rt)) == _c(balance) - _c(paid)
     out = ok(rt, "cancel_booking", {"booking_id": held["booking_id"], "reason": "other"})
     assert out["refund_amount"] == paid and out["cancellation_fee"] == 0.0
     assert _voucher(rt) == balance
@@ -96,30 +112,38 @@ def _refund_entries(booking: dict) -> list[tuple[str, float]]:
             if c["description"] == "refund on cancellation"]
 
 
+def _fare_paid(rt: Runtime, booking_id: str) -> int:
+    return sum(c["amount"] for c in rt.session(None).state["bookings"].get(booking_id)["charges"])
+
+
 def test_cancel_refunds_extras_to_the_method_that_paid_them(rt):
-    # bk_0018: economy, 1 passenger, $921 fare on pm_0003 weeks ago; gold allows 2 free bags
-    assert _voucher(rt) == 175.0
+    # bk_0018: economy, 1 passenger, its fare on pm_0003 weeks ago; gold allows 2 free bags
+    fare = _fare_paid(rt, "bk_0018")
+    assert _voucher(rt) == 157.5  # 175 USD-like
     ok(rt, "add_baggage", {"booking_id": "bk_0018", "bags": 3, "payment_method_id": "pm_0004"})
-    assert _voucher(rt) == 130.0
+    assert _c(_voucher(rt)) == 15750 - BAG
     out = ok(rt, "cancel_booking", {"booking_id": "bk_0018", "reason": "other"})
-    # the $200 fee is the fare's: the card gets the fare less the fee, the voucher its $45
-    assert (out["refund_amount"], out["cancellation_fee"]) == (766.0, 200.0)
-    assert _voucher(rt) == 175.0
-    assert _refund_entries(out["booking"]) == [("pm_0003", -721.0), ("pm_0004", -45.0)]
-    assert out["refunds"] == [{"payment_method_id": "pm_0003", "amount": 721.0},
-                              {"payment_method_id": "pm_0004", "amount": 45.0}]
+    # the fee is the fare's: the card gets the fare less the fee, the voucher its bag fee
+    assert (_c(out["refund_amount"]), _c(out["cancellation_fee"])) == (fare - CANCEL + BAG,
+                                                                       CANCEL)
+    assert _voucher(rt) == 157.5
+    assert [(m, _c(a)) for m, a in _refund_entries(out["booking"])] == [
+        ("pm_0003", -(fare - CANCEL)), ("pm_0004", -BAG)]
+    assert [(r["payment_method_id"], _c(r["amount"])) for r in out["refunds"]] == [
+        ("pm_0003", fare - CANCEL), ("pm_0004", BAG)]
 
 
 def test_cancel_keeps_the_insurance_premium_from_the_method_that_paid_it(rt):
     ok(rt, "add_baggage", {"booking_id": "bk_0018", "bags": 3, "payment_method_id": "pm_0004"})
     ok(rt, "purchase_travel_insurance", {"booking_id": "bk_0018",
                                          "payment_method_id": "pm_0004"})
-    assert _voucher(rt) == 100.0
+    fare = _fare_paid(rt, "bk_0018") - BAG - INSURANCE
+    assert _c(_voucher(rt)) == 15750 - BAG - INSURANCE
     out = ok(rt, "cancel_booking", {"booking_id": "bk_0018", "reason": "illness"})
-    assert (out["refund_amount"], out["cancellation_fee"]) == (966.0, 30.0)
-    assert _voucher(rt) == 145.0
-    assert out["refunds"] == [{"payment_method_id": "pm_0003", "amount": 921.0},
-                              {"payment_method_id": "pm_0004", "amount": 45.0}]
+    assert (_c(out["refund_amount"]), _c(out["cancellation_fee"])) == (fare + BAG, INSURANCE)
+    assert _c(_voucher(rt)) == 15750 - INSURANCE
+    assert [(r["payment_method_id"], _c(r["amount"])) for r in out["refunds"]] == [
+        ("pm_0003", fare), ("pm_0004", BAG)]
 
 
 def test_cancel_of_a_held_booking_refunds_nothing(rt):
@@ -137,11 +161,12 @@ def test_change_flight_charges_fare_difference_and_fee_and_keeps_route(rt):
     new = _offer(rt, "SK538", "2026-07-02", "BER", "MAD")
     out = ok(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
                                     "new_date": "2026-07-02", "payment_method_id": "pm_0001"})
-    diff = round(new["fare"] - booking["fare_per_passenger"], 2)
-    assert out["fare_difference"] == diff and out["change_fee"] == 75.0
-    net = round(diff + 75.0, 2)
-    assert out["amount_charged"] == max(net, 0.0) and out["amount_refunded"] == max(-net, 0.0)
-    assert out["booking"]["total_paid"] == round(booking["total_paid"] + net, 2)
+    diff = _c(new["fare"]) - _c(booking["fare_per_passenger"])
+    assert _c(out["fare_difference"]) == diff and _c(out["change_fee"]) == CHANGE
+    net = diff + CHANGE
+    assert _c(out["amount_charged"]) == max(net, 0)
+    assert _c(out["amount_refunded"]) == max(-net, 0)
+    assert _c(out["booking"]["total_paid"]) == _c(booking["total_paid"]) + net
     assert out["booking"]["flight_number"] == "SK538"
     assert all(p["seat"] is None for p in out["booking"]["passengers"])
     fails(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
@@ -155,7 +180,7 @@ def test_baggage_allowance_and_seat_selection(rt):
     ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0003"})
     out = ok(rt, "add_baggage", {"booking_id": bid, "bags": 3})
     allowance = out["free_bag_allowance"]  # gold economy: 1 + 1 per passenger
-    assert allowance == 2 and out["amount_charged"] == 45.0 * (3 - allowance)
+    assert allowance == 2 and _c(out["amount_charged"]) == BAG * (3 - allowance)
     fails(rt, "add_baggage", {"booking_id": bid, "bags": 2}, "at most 4 checked bags")
     seat_map = ok(rt, "get_seat_map", {"flight_number": "BH854", "date": "2026-07-10",
                                         "cabin": "economy"})
@@ -187,13 +212,13 @@ def test_insurance_makes_the_fare_refundable(rt):
                and b["payment_method_id"] != "pm_0002")
     out = ok(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]})
     pax = len(old["passengers"])
-    assert out["premium_charged"] == 30.0 * pax
+    assert _c(out["premium_charged"]) == INSURANCE * pax
     fails(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]},
            "already has travel insurance")
     paid = out["booking"]["total_paid"]
     refund = ok(rt, "cancel_booking", {"booking_id": old["booking_id"],
                                         "reason": "illness"})["refund_amount"]
-    assert refund == round(paid - 30.0 * pax, 2)
+    assert _c(refund) == _c(paid) - INSURANCE * pax
 
 
 def test_hotel_booking_uses_inventory_and_cancellation_policy(rt):
@@ -207,7 +232,7 @@ def test_hotel_booking_uses_inventory_and_cancellation_policy(rt):
                               "payment_method_id": "pm_0001"}, "only 0 deluxe room(s)")
     res = ok(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "standard", **stay,
                                  "guests": 3, "rooms": 2, "payment_method_id": "pm_0003"})
-    assert res["total"] == rooms["standard"]["stay_total"] * 2 and res["nights"] == 3
+    assert _c(res["total"]) == _c(rooms["standard"]["stay_total"]) * 2 and res["nights"] == 3
     after = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": "pl_0043",
                                                               **stay})["rooms"]}
     assert after["standard"]["available_rooms"] == free - 2
@@ -218,8 +243,8 @@ def test_hotel_booking_uses_inventory_and_cancellation_policy(rt):
     # check-in tomorrow: past the free-cancellation deadline, the first night is kept
     late = ok(rt, "cancel_hotel_reservation", {"reservation_id": "hr_0011"})
     assert late["cancellation_fee"] > 0
-    assert late["refund_amount"] == round(late["reservation"]["total"]
-                                          - late["cancellation_fee"], 2)
+    assert _c(late["refund_amount"]) == _c(late["reservation"]["total"]) - _c(
+        late["cancellation_fee"])
     fails(rt, "get_hotel", {"hotel_id": "pl_0043", "check_in": "2026-07-13",
                              "check_out": "2026-07-10"}, "must be after check_in")
 
@@ -258,3 +283,66 @@ def test_a_hotel_found_on_maps_books_here_by_its_place_id():
     assert (res["place_id"], res["hotel_name"], res["city"]) == (
         place["place_id"], place["name"], place["city"])
     fails(travel, "get_hotel", {"hotel_id": "pl_0001"}, "a hotel's id is its maps place id")
+
+
+# ------------------------------------------------------------------ exact money
+
+
+def test_a_jpy_world_fares_and_rates_are_whole_yen():
+    rt = Runtime(DOMAIN, default_seed=10)
+    s = rt.session(None).state
+    for f in s["flights"].rows():
+        assert all(isinstance(v, int) for v in f["base_fares"].values())
+    methods = ok(rt, "list_payment_methods", {})["payment_methods"]
+    voucher = next(m for m in methods if m["kind"] == "travel_voucher")
+    assert isinstance(voucher["balance"], int) and voucher["currency"] == "JPY"
+    hotel = s["hotels"].rows()[0]
+    fails(rt, "search_hotels", {"city": hotel["city"], "max_nightly_rate": 9999.5},
+          "max_nightly_rate 9999.5 has more decimals than JPY allows (0)")
+
+
+def _makers() -> dict:
+    def booking(rng, s):
+        return rng.choice(s["bookings"].ids())
+
+    def hotel(rng, s):
+        h = rng.choice(s["hotels"].rows()[:6])
+        day = 10 + rng.randint(0, 15)
+        return {"hotel_id": h["hotel_id"], "room_type": rng.choice(["standard", "deluxe"]),
+                "check_in": f"2026-07-{day:02d}", "check_out": f"2026-07-{day + 2:02d}",
+                "payment_method_id": rng.choice(["pm_0004", "pm_0001"])}
+
+    return {
+        "add_baggage": lambda rng, s: {"booking_id": booking(rng, s), "bags": 1,
+                                       "payment_method_id": rng.choice(["pm_0004", "pm_0001"])},
+        "purchase_travel_insurance": lambda rng, s: {
+            "booking_id": booking(rng, s), "payment_method_id": "pm_0004"},
+        "cancel_booking": lambda rng, s: {"booking_id": booking(rng, s), "reason": "other"},
+        "book_hotel": hotel,
+        "cancel_hotel_reservation": lambda rng, s: {
+            "reservation_id": rng.choice(s["hotel_reservations"].ids())},
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_voucher_reconciles_with_charges_after_1000_random_operations(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s = rt.session(None).state
+    opening = s["payment_methods"].get("pm_0004")["balance"]
+    before = {b["booking_id"]: len(b["charges"]) for b in s["bookings"].rows()}
+    hotels_before = {r["reservation_id"]: r["status"] for r in s["hotel_reservations"].rows()}
+    done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
+    assert len(done) > 100 and failed > 20
+    moved = 0  # what the voucher paid (+) or got back (-) in this session
+    for b in s["bookings"].rows():
+        moved += sum(c["amount"] for c in b["charges"][before.get(b["booking_id"], 0):]
+                     if c["payment_method_id"] == "pm_0004")
+        assert sum(c["amount"] for c in b["charges"]) >= 0
+    for r in s["hotel_reservations"].rows():
+        if r["payment_method_id"] != "pm_0004":
+            continue
+        if r["reservation_id"] not in hotels_before:
+            moved += r["total"]
+        if r["status"] == "cancelled" and hotels_before.get(r["reservation_id"]) != "cancelled":
+            moved -= r["refund_amount"]
+    assert s["payment_methods"].get("pm_0004")["balance"] == opening - moved >= 0
