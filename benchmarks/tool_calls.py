@@ -1,8 +1,11 @@
 """Tool-call throughput and latency of our MCP servers vs a bare-SDK floor, same run, same client.
 
-Measures one read-only call, `payments.get_payment {"payment_id": "pay_0001"}`, over three
-transports (in-process `Client(server)`, stdio subprocess, streamable HTTP via uvicorn in a
-subprocess), each with 1, 16 and 128 concurrent workers. Every worker has its own session
+Measures one read-only call, `payments.get_payment {"payment_id": "pay_0001"}`, and the two
+session operations every episode pays for (`_session_open` + `_session_close` of a fresh seeded
+session, as one operation, and `_session_snapshot`, the canonical-JSON hash of the session's
+state) over three transports (in-process `Client(server)`, stdio subprocess, streamable HTTP
+via uvicorn in a subprocess), each with 1, 16 and 128 concurrent workers (session operations:
+1 and 16). Every worker has its own session
 (opened with `_session_open`, carried as `meta={"prove/session": sid}`); all workers of a
 transport share one client connection and issue their calls as asyncio tasks. Reported per cell:
 calls/s (timed calls / wall time) and p50/p99 latency of single calls (ms), after a warm-up.
@@ -10,9 +13,10 @@ calls/s (timed calls / wall time) and p50/p99 latency of single calls (ms), afte
 Baselines, measured in the same run:
   python floor: `Runtime.call("get_payment", ...)` and the raw tool function on the session's
                 State, called in a plain loop (µs per call; no MCP at all);
-  bare-SDK floor: the official high-level `mcp.server.mcpserver.MCPServer` with one tool of the
-                same signature returning a fixed dict of the same shape, no session logic (the meta
-                key is ignored), served over the same transports at the same concurrency. Its return
+  bare-SDK floor: the official high-level `mcp.server.mcpserver.MCPServer` with one tool per
+                operation, of the same signature, returning a fixed dict of the same shape, no
+                session logic (the meta key is ignored, no world is built, nothing is hashed),
+                served over the same transports at the same concurrency. Its return
                 type is a TypedDict of the payment's fields, so like ours it returns structured
                 content plus JSON text and lists an output schema (a bare `-> dict` gets text only).
 The ratio ours/floor is per-call wall time, i.e. floor calls/s / ours calls/s (1/throughput);
@@ -46,6 +50,7 @@ from servers.registry import load_domain
 ROOT = Path(__file__).resolve().parents[1]
 ARGS = {"payment_id": "pay_0001"}
 LEVELS = (1, 16, 128)
+SESSION_LEVELS = (1, 16)
 TARGET = 1.5
 FLOOR_SOURCE = '''\
 import sys
@@ -58,10 +63,36 @@ Payment = TypedDict("Payment", {{k: type(v) for k, v in PAYMENT.items()}})
 server = MCPServer("floor", log_level="WARNING")
 
 
+Opened = TypedDict("Opened", {{"session_id": str, "seed": int, "hash": str, "pid": int,
+                               "now": str}})
+Snapshot = TypedDict("Snapshot", {{"session_id": str, "hash": str, "now": str}})
+Closed = TypedDict("Closed", {{"session_id": str, "closed": bool}})
+HASH = "0" * 64
+NOW = "2026-06-15T12:00+02:00"
+
+
 @server.tool()
 def get_payment(payment_id: str) -> Payment:
     """Get one payment's details."""
     return dict(PAYMENT, payment_id=payment_id)
+
+
+@server.tool(name="_session_open")
+def session_open(seed: int) -> Opened:
+    """Open a session (the floor builds nothing)."""
+    return {{"session_id": f"s{{seed}}", "seed": seed, "hash": HASH, "pid": 1, "now": NOW}}
+
+
+@server.tool(name="_session_snapshot")
+def session_snapshot() -> Snapshot:
+    """Snapshot a session (the floor hashes nothing)."""
+    return {{"session_id": "s0", "hash": HASH, "now": NOW}}
+
+
+@server.tool(name="_session_close")
+def session_close() -> Closed:
+    """Close a session."""
+    return {{"session_id": "s0", "closed": True}}
 
 
 if __name__ == "__main__":
@@ -121,19 +152,41 @@ def start_http(cmd: list[str], procs: list[subprocess.Popen]) -> str:
     raise TimeoutError(f"{cmd} did not accept connections on port {port} within 60 s")
 
 
-async def measure(client: Client, sids: list[str], calls: int, warmup: int) -> tuple:
-    """(calls/s, p50 ms, p99 ms) of `calls` calls spread over one task per session id."""
+async def _call(client: Client, tool: str, args: dict, sid: str | None) -> Any:
+    result = await client.call_tool(tool, args, meta={SESSION_KEY: sid} if sid else None)
+    if result.is_error:
+        raise RuntimeError(f"{tool} failed: {result.content}")
+    return result.structured_content or {}
+
+
+async def op_get_payment(client: Client, sid: str, k: int) -> None:
+    await _call(client, "get_payment", ARGS, sid)
+
+
+async def op_open_close(client: Client, sid: str, k: int) -> None:
+    opened = await _call(client, "_session_open", {"seed": k % 97}, None)
+    await _call(client, "_session_close", {}, opened["session_id"])
+
+
+async def op_snapshot(client: Client, sid: str, k: int) -> None:
+    await _call(client, "_session_snapshot", {}, sid)
+
+
+OPS = {"get_payment": op_get_payment, "open+close": op_open_close, "snapshot": op_snapshot}
+
+
+async def measure(client: Client, sids: list[str], calls: int, warmup: int,
+                  op: str = "get_payment") -> tuple:
+    """(ops/s, p50 ms, p99 ms) of `calls` operations spread over one task per session id."""
     latencies: list[float] = []
+    run_op = OPS[op]
 
     async def worker(sid: str, n: int, record: bool) -> None:
-        meta = {SESSION_KEY: sid}
-        for _ in range(n):
+        for k in range(n):
             start = time.perf_counter()
-            result = await client.call_tool("get_payment", ARGS, meta=meta)
+            await run_op(client, sid, k)
             if record:
                 latencies.append(time.perf_counter() - start)
-            if result.is_error:
-                raise RuntimeError(f"get_payment failed: {result.content}")
 
     check = await client.call_tool("get_payment", ARGS, meta={SESSION_KEY: sids[0]})
     assert (check.structured_content or {}).get("payment_id") == "pay_0001", check
@@ -157,30 +210,35 @@ async def bench_transport(name: str, ours_target: Any, floor_target: Any, args: 
         for i in range(max(LEVELS)):
             opened = await ours.call_tool("_session_open", {"seed": i})
             sids.append(opened.structured_content["session_id"])
-        for conc in LEVELS:
+        cells = [("get_payment", conc, args.calls) for conc in LEVELS]
+        # session operations: fewer of them (an episode pays each once, not per call)
+        cells += [(op, conc, max(20, args.calls // 4)) for op in ("open+close", "snapshot")
+                  for conc in SESSION_LEVELS]
+        for op, conc, calls in cells:
             best: dict[str, tuple] = {}
             for _ in range(args.rounds):  # alternate ours / floor; keep each one's best round
                 for label, client, ids in (("ours", ours, sids[:conc]),
                                            ("floor", floor, [f"s{i}" for i in range(conc)])):
-                    got = await measure(client, ids, args.calls, args.warmup)
+                    got = await measure(client, ids, calls, args.warmup, op)
                     if label not in best or got[0] > best[label][0]:
                         best[label] = got
-            rows.append((name, conc, best["ours"], best["floor"]))
+            rows.append((name, op, conc, best["ours"], best["floor"]))
             o, f = best["ours"], best["floor"]
-            print(f"  {name:10s} x{conc:<3d} ours {o[0]:7.0f}/s  floor {f[0]:7.0f}/s", flush=True)
+            print(f"  {name:10s} {op:11s} x{conc:<3d} ours {o[0]:7.0f}/s  floor {f[0]:7.0f}/s",
+                  flush=True)
     return rows
 
 
 def print_table(rows: list) -> None:
     print("\nratio = ours/floor per-call wall time = floor calls/s / ours calls/s "
           f"(1/throughput); target ≤ {TARGET}×\n")
-    print("| transport | sessions | ours calls/s | ours p50 ms | ours p99 ms | floor calls/s | "
-          "floor p50 ms | floor p99 ms | ratio | ≤ 1.5× |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for name, conc, (oc, op50, op99), (fc, fp50, fp99) in rows:
+    print("| transport | operation | sessions | ours ops/s | ours p50 ms | ours p99 ms | "
+          "floor ops/s | floor p50 ms | floor p99 ms | ratio | ≤ 1.5× |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, op, conc, (oc, op50, op99), (fc, fp50, fp99) in rows:
         ratio = fc / oc
-        print(f"| {name} | {conc} | {oc:.0f} | {op50:.2f} | {op99:.2f} | {fc:.0f} | {fp50:.2f} | "
-              f"{fp99:.2f} | {ratio:.2f} | {'yes' if ratio <= TARGET else 'NO'} |")
+        print(f"| {name} | {op} | {conc} | {oc:.0f} | {op50:.2f} | {op99:.2f} | {fc:.0f} | "
+              f"{fp50:.2f} | {fp99:.2f} | {ratio:.2f} | {'yes' if ratio <= TARGET else 'NO'} |")
 
 
 async def run(args: Any, payment: dict, tmp: Path, procs: list[subprocess.Popen]) -> list:

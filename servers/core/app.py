@@ -42,7 +42,10 @@ CONTROL_TOOLS: dict[str, dict[str, Any]] = {
                        "properties": {"seed": _SEED}, "required": ["seed"]},
     "_session_snapshot": {"description": "Canonical JSON state of the session and its sha256.",
                           "properties": {"include_state": {
-                              "type": "boolean", "description": "Return the state itself too"}},
+                              "type": "boolean", "description": "Return the state itself too"},
+                              "clock_free": {
+                              "type": "boolean", "description": "Also the sha256 of the state "
+                              "less its clock-stamped fields (clock_free_hash)"}},
                           "required": []},
     "_session_close": {"description": "Close the request's session.", "properties": {},
                        "required": []},
@@ -75,11 +78,11 @@ def control(runtime: Runtime, name: str, arguments: Any, session_id: str | None)
                 "now": clock.now_stamp(session.state)}
     if name == "_session_snapshot":
         session = runtime.session(session_id)
-        out: dict[str, Any] = {
-            "session_id": session.id, "hash": session.state.digest(),
-            "clock_free_hash": hashlib.sha256(
-                runtime.domain.without_clock(session.state).encode()).hexdigest(),
-            "now": clock.now_stamp(session.state)}
+        out: dict[str, Any] = {"session_id": session.id, "hash": session.state.digest(),
+                               "now": clock.now_stamp(session.state)}
+        if args.get("clock_free"):  # on request: it costs as much again as the hash
+            out["clock_free_hash"] = hashlib.sha256(
+                runtime.domain.without_clock(session.state).encode()).hexdigest()
         if args.get("include_state"):
             out["state"] = session.state.to_json()
         return out

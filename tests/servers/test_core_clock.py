@@ -118,11 +118,14 @@ def test_without_clock_drops_the_counter_and_the_declared_fields():
     s = _berlin_state()
     s.table("posts").load([{"id": "a", "text": "x", "history": [{"at": "t0", "what": "new"}]}])
     s.table("posts").update("a", edited_at=tick(s))
+    before = s.digest()
     stripped = clock.without_clock(s, {"posts": ("edited_at", "history.at")})
     assert stripped["tables"]["posts"]["a"] == {"id": "a", "text": "x",
                                                 "history": [{"what": "new"}]}
     assert clock.CLOCK_VAR not in stripped["vars"]
     assert s["posts"].get("a")["edited_at"] == "2026-06-15T12:01+02:00"  # state untouched
+    assert s["posts"].get("a")["history"] == [{"at": "t0", "what": "new"}]  # nested too
+    assert s.digest() == before and clock.CLOCK_VAR in s.to_json()["vars"]
 
 
 def test_parse_date():
