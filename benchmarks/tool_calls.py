@@ -1,11 +1,15 @@
 """Tool-call throughput and latency of our MCP servers vs a bare-SDK floor, same run, same client.
 
 Measures one read-only call, `payments.get_payment {"payment_id": "pay_0001"}`, and the two
-session operations every episode pays for (`_session_open` + `_session_close` of a fresh seeded
+session operations every episode pays for: `_session_open` + `_session_close` of a fresh seeded
 session, as one operation, and `_session_snapshot`, the canonical-JSON hash of the session's
-state) over three transports (in-process `Client(server)`, stdio subprocess, streamable HTTP
-via uvicorn in a subprocess), each with 1, 16 and 128 concurrent workers (session operations:
-1 and 16). Every worker has its own session
+state. Opens come in two kinds. "open+close" cycles over 97 seeds, so after the first pass it
+copies the server's cached initial state of the seed, as the G rollouts of a GRPO group and
+repeated evaluations do. "open+close new" opens a seed never seen before, so the world is built
+from scratch every time: the worst case, paid once per task seed and server process.
+Three transports (in-process `Client(server)`, stdio subprocess, streamable HTTP via uvicorn in
+a subprocess), each with 1, 16 and 128 concurrent workers (session operations: 1 and 16).
+Every worker has its own session
 (opened with `_session_open`, carried as `meta={"prove/session": sid}`); all workers of a
 transport share one client connection and issue their calls as asyncio tasks. Reported per cell:
 calls/s (timed calls / wall time) and p50/p99 latency of single calls (ms), after a warm-up.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import platform
 import socket
@@ -168,11 +173,20 @@ async def op_open_close(client: Client, sid: str, k: int) -> None:
     await _call(client, "_session_close", {}, opened["session_id"])
 
 
+_NEW_SEEDS = itertools.count(1_000_000)
+
+
+async def op_open_close_new(client: Client, sid: str, k: int) -> None:
+    opened = await _call(client, "_session_open", {"seed": next(_NEW_SEEDS)}, None)
+    await _call(client, "_session_close", {}, opened["session_id"])
+
+
 async def op_snapshot(client: Client, sid: str, k: int) -> None:
     await _call(client, "_session_snapshot", {}, sid)
 
 
-OPS = {"get_payment": op_get_payment, "open+close": op_open_close, "snapshot": op_snapshot}
+OPS = {"get_payment": op_get_payment, "open+close": op_open_close,
+       "open+close new": op_open_close_new, "snapshot": op_snapshot}
 
 
 async def measure(client: Client, sids: list[str], calls: int, warmup: int,
@@ -212,8 +226,8 @@ async def bench_transport(name: str, ours_target: Any, floor_target: Any, args: 
             sids.append(opened.structured_content["session_id"])
         cells = [("get_payment", conc, args.calls) for conc in LEVELS]
         # session operations: fewer of them (an episode pays each once, not per call)
-        cells += [(op, conc, max(20, args.calls // 4)) for op in ("open+close", "snapshot")
-                  for conc in SESSION_LEVELS]
+        cells += [(op, conc, max(20, args.calls // 4))
+                  for op in ("open+close", "open+close new", "snapshot") for conc in SESSION_LEVELS]
         for op, conc, calls in cells:
             best: dict[str, tuple] = {}
             for _ in range(args.rounds):  # alternate ours / floor; keep each one's best round
@@ -224,7 +238,7 @@ async def bench_transport(name: str, ours_target: Any, floor_target: Any, args: 
                         best[label] = got
             rows.append((name, op, conc, best["ours"], best["floor"]))
             o, f = best["ours"], best["floor"]
-            print(f"  {name:10s} {op:11s} x{conc:<3d} ours {o[0]:7.0f}/s  floor {f[0]:7.0f}/s",
+            print(f"  {name:10s} {op:14s} x{conc:<3d} ours {o[0]:7.0f}/s  floor {f[0]:7.0f}/s",
                   flush=True)
     return rows
 

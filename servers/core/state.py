@@ -48,13 +48,13 @@ class Table:
         row_id = row[self.key]
         if row_id in self._rows:
             raise ToolError(f"{self.kind} {row_id!r} already exists")
-        self._state._journal.append((self._rows, row_id, _MISSING, None))
+        self._state._record((self._rows, row_id, _MISSING, None))
         self._rows[row_id] = row
         return row
 
     def update(self, row_id: str, **changes: Any) -> Row:
         old = self.get(row_id)
-        self._state._journal.append((self._rows, row_id, old, None))
+        self._state._record((self._rows, row_id, old, None))
         new = {**old, **changes}
         self._rows[row_id] = new
         return new
@@ -64,12 +64,13 @@ class Table:
         # Its position too: list tools return rows in table order, so a rollback must put the
         # row back where it was, not at the end.
         position = list(self._rows).index(row_id)
-        self._state._journal.append((self._rows, row_id, old, position))
+        self._state._record((self._rows, row_id, old, position))
         del self._rows[row_id]
         return old
 
     def load(self, rows: list[Row]) -> None:
         """Initial rows (generation time, not journaled)."""
+        self._state._digest = None
         for row in rows:
             self._rows[row[self.key]] = row
 
@@ -82,11 +83,18 @@ class State:
         self._vars: dict[str, Any] = {}
         # (store, key, old value or _MISSING, position of a deleted row or None)
         self._journal: list[tuple[dict, str, Any, int | None]] = []
+        self._digest: str | None = None  # memo, dropped by every change
+
+    def _record(self, entry: tuple[dict, str, Any, int | None]) -> None:
+        """Journal one change (for rollback); the state is no longer what was hashed."""
+        self._digest = None
+        self._journal.append(entry)
 
     def table(self, name: str, *, key: str = "id", kind: str | None = None,
               hint: str = "") -> Table:
         """Create (at generation time) or fetch a table."""
         if name not in self.tables:
+            self._digest = None
             kind = kind or name.rstrip("s")
             self.tables[name] = Table(self, name, key, kind, hint or f"list {name} to see ids")
         return self.tables[name]
@@ -98,7 +106,7 @@ class State:
         return self._vars.get(name, default)
 
     def set_var(self, name: str, value: Any) -> None:
-        self._journal.append((self._vars, name, self._vars.get(name, _MISSING), None))
+        self._record((self._vars, name, self._vars.get(name, _MISSING), None))
         self._vars[name] = value
 
     def next_id(self, prefix: str, width: int = 4) -> str:
@@ -115,6 +123,8 @@ class State:
     def rollback(self) -> None:
         # Newest first: each undo then sees the store exactly as its change left it, so a
         # deleted row's recorded position is still right.
+        if self._journal:
+            self._digest = None
         for store, key, old, position in reversed(self._journal):
             if old is _MISSING:
                 store.pop(key, None)
@@ -137,7 +147,11 @@ class State:
                           ensure_ascii=False)
 
     def digest(self) -> str:
-        return hashlib.sha256(self.canonical().encode()).hexdigest()
+        """sha256 of the canonical JSON; memoised until the next change (tools change state
+        only through the journaled methods, so the memo cannot go stale)."""
+        if self._digest is None:
+            self._digest = hashlib.sha256(self.canonical().encode()).hexdigest()
+        return self._digest
 
 
 def _put_at(store: dict, key: str, value: Any, position: int) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 REFERENCE_DATE = dt.date(2026, 6, 15)  # "today" in every world; data is dated relative to it
@@ -125,19 +125,30 @@ class World:
     people: tuple[Person, ...]
     companies: tuple[Company, ...]
     cities: tuple[City, ...]
-    places: tuple[Place, ...]
+    # where the world's random stream stood after the people: the places continue from it
+    places_rng_state: tuple = field(repr=False, compare=False)
+
+    # Derived parts are computed on first use and kept (a frozen dataclass still has a
+    # __dict__): most servers never read the places, and opening a session of a new seed
+    # should not pay for them.
+    @functools.cached_property
+    def places(self) -> tuple[Place, ...]:
+        """Restaurants, cafes, hotels, stores and landmarks of every city."""
+        rng = random.Random()
+        rng.setstate(self.places_rng_state)
+        return _make_places(rng, self.cities)
 
     @property
     def user(self) -> Person:
         """The person who uses every service in this world (the assistant's principal)."""
         return self.people[0]
 
-    @property
+    @functools.cached_property
     def home(self) -> City:
         """The user's home city: its time zone and currency are the whole world's."""
         return next(c for c in self.cities if c.name == self.user.city)
 
-    @property
+    @functools.cached_property
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.home.tz)
 
@@ -190,7 +201,12 @@ def make_world(seed: int, n_people: int = 60, n_companies: int = 20) -> World:
             phone=f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}",
             username=f"{first.lower()}{last.lower()[:3]}{rng.randint(1, 99)}",
             company_id=company.id, title=rng.choice(TITLES), city=company.city))
-    cities = tuple(City(*c) for c in CITIES)
+    return World(seed=seed, reference_date=REFERENCE_DATE, people=tuple(people),
+                 companies=companies, cities=tuple(City(*c) for c in CITIES),
+                 places_rng_state=rng.getstate())
+
+
+def _make_places(rng: random.Random, cities: tuple[City, ...]) -> tuple[Place, ...]:
     places, k = [], 0
     for city in cities:
         for kind, patterns in PLACE_KINDS.items():
@@ -205,8 +221,7 @@ def make_world(seed: int, n_people: int = 60, n_companies: int = 20) -> World:
                     lon=round(city.lon + rng.uniform(-0.05, 0.05), 5),
                     cuisine=rng.choice(CUISINES) if kind == "restaurant" else None,
                     rating=round(rng.uniform(3.2, 4.9), 1)))
-    return World(seed=seed, reference_date=REFERENCE_DATE, people=tuple(people),
-                 companies=companies, cities=cities, places=tuple(places))
+    return tuple(places)
 
 
 def days_ago(world: World, days: int, rng: random.Random | None = None) -> str:

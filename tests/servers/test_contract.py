@@ -7,6 +7,7 @@ state, deterministic resets across processes, and per-episode isolation.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 import subprocess
@@ -194,6 +195,28 @@ async def test_200_concurrent_sessions_are_isolated(name):
         for tool, args in plan:
             alone.call(tool, args)
         assert alone.session(None).state.digest() == final
+
+
+@pytest.mark.parametrize("name", SERVERS)
+def test_cached_worlds_and_memoised_hashes_stay_true(name):
+    """Sessions of a seed are copies of one cached initial state and hashes are memoised:
+    after every call the memo equals a fresh hash (no tool changes state behind the journal),
+    and the cached state is untouched by what its copies went through."""
+    domain = load_domain(name)
+    runtime = Runtime(domain, default_seed=1)
+    rng = random.Random(f"cache-{name}")
+    for seed in (1, 1, 4):
+        sid = runtime.open(seed).id
+        state = runtime.session(sid).state
+        for tool, args in examples(name) + _random_plan(name, rng, 12):
+            runtime.call(tool, args, sid)
+            assert state.digest() == hashlib.sha256(state.canonical().encode()).hexdigest(), (
+                f"{name}.{tool} changed state without the journal")
+    for seed in (1, 4):
+        copy = runtime.open(seed).state
+        built = Runtime(domain, default_seed=seed).session(None).state
+        assert copy.canonical() == built.canonical()
+        assert copy.digest() == hashlib.sha256(built.canonical().encode()).hexdigest()
 
 
 async def test_session_errors_are_clear():
