@@ -111,6 +111,13 @@ class Context:
             self.entities[kind] = kept
 
     # ---------------------------------------------------------------- queries
+    @property
+    def currency(self) -> str | None:
+        """The currency the server's outputs name most often (every money field carries one),
+        or None where nothing names a currency."""
+        seen = [v for v in self.by_name.get("currency", []) if isinstance(v, str)]
+        return max(sorted(set(seen)), key=seen.count) if seen else None
+
     def entity(self, kind: str, key: Any) -> Entity | None:
         return self.entities.get(kind, {}).get(key) if isinstance(key, str) else None
 

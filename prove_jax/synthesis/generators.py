@@ -57,6 +57,10 @@ TEXT: dict[str, tuple[str, ...]] = {
     "text": ("Is this still available?", "Could you hold it until Friday?",
              "Thanks, see you soon!"),
 }
+# ISO 4217 currencies without a minor unit: amounts are whole numbers, and a typical price is
+# some hundred times its dollar figure (a coffee costs ~600 yen), so USD-like draws are scaled.
+ZERO_DECIMAL_CURRENCIES = frozenset({"JPY", "KRW", "VND", "CLP", "ISK", "PYG", "UGX"})
+ZERO_DECIMAL_SCALE = 100
 QUERY_LIKE = ("query", "pattern", "contains", "name_contains", "keyword", "search", "find", "q")
 
 
@@ -102,8 +106,10 @@ def gen_text(name: str, schema: dict, rng: random.Random) -> str | None:
     return None
 
 
-def gen_number(name: str, schema: dict, rng: random.Random, integer: bool) -> float | int:
-    """A plausible number for `name` inside the schema's range."""
+def gen_number(name: str, schema: dict, rng: random.Random, integer: bool,
+               currency: str | None = None) -> float | int:
+    """A plausible number for `name` inside the schema's range; money-like names follow the
+    world's `currency` (as its live outputs name it) where it has no minor unit."""
     n = name.lower()
     lo, hi = schema.get("minimum"), schema.get("maximum")
     if integer:
@@ -128,6 +134,8 @@ def gen_number(name: str, schema: dict, rng: random.Random, integer: bool) -> fl
     elif any(w in n for w in ("amount", "price", "limit", "budget", "cost", "value", "total")):
         v = (rng.choice([15, 20, 25, 40, 50, 60, 75, 100, 120, 150]) if rng.random() < 0.5
              else round(rng.uniform(5, 180), 2))
+        if currency in ZERO_DECIMAL_CURRENCIES:
+            v = int(round(v * ZERO_DECIMAL_SCALE, -1))
     else:
         v = round(rng.uniform(1, 100), 2)
     if lo is not None and v < lo:

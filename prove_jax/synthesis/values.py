@@ -164,7 +164,8 @@ class ValueFiller:
         if "boolean" in types:
             return Filled(rng.random() < 0.5, "generated")
         if types & {"integer", "number"}:
-            value = gen_number(arg, schema, rng, "integer" in types and "number" not in types)
+            value = gen_number(arg, schema, rng, "integer" in types and "number" not in types,
+                               ctx.currency)
             low = _start_of(arg, filled)
             if low is not None and isinstance(low.value, (int, float)) and value <= low.value:
                 value = type(value)(low.value * 2 + 10)
