@@ -29,6 +29,8 @@ from typing import Any  # noqa: E402
 from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
+from launch.cli import check_config_flags  # noqa: E402
+
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
 BENCHMARKS = ("bfcl_multi_turn", "tau2", "heldout")
@@ -214,4 +216,5 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    check_config_flags(sys.argv)
     app.run(main)

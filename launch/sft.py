@@ -17,10 +17,13 @@ fake_cpu_devices(8)
 
 import asyncio  # noqa: E402
 import json  # noqa: E402
+import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
+
+from launch.cli import check_config_flags  # noqa: E402
 
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
@@ -105,4 +108,5 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
 
 
 if __name__ == "__main__":
+    check_config_flags(sys.argv)
     app.run(main)

@@ -14,8 +14,11 @@ import sys
 from absl import app
 from ml_collections import config_flags
 
+from launch.cli import check_config_flags
 from launch.common import quiet_logs
 
+if __name__ == "__main__":  # a flag with a default parses the overrides as it is defined
+    check_config_flags(sys.argv, default="configs/synth.py")
 _CONFIG = config_flags.DEFINE_config_file("config", "configs/synth.py", "synthesis config")
 
 

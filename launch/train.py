@@ -26,6 +26,8 @@ from pathlib import Path  # noqa: E402
 from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
+from launch.cli import check_config_flags  # noqa: E402
+
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
 
@@ -102,4 +104,5 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
 
 
 if __name__ == "__main__":
+    check_config_flags(sys.argv)
     app.run(main)
