@@ -66,9 +66,9 @@ from prove_jax.rewards.types import (
 
 __all__ = [
     "CALL_VALIDITY", "KINDS", "OUTCOMES", "Call", "Match", "RewardConfig", "Truth", "TruthCall",
-    "budget", "canonical", "check_arguments", "json_equal", "match_calls", "multiset_jaccard",
-    "parse_calls", "parse_truth", "prove_reward", "r_arg", "r_cov", "r_eff", "r_name", "r_val",
-    "score", "score_parsed", "toolrl_reward",
+    "alignment", "budget", "canonical", "check_arguments", "json_equal", "match_calls",
+    "multiset_jaccard", "parse_calls", "parse_truth", "prove_reward", "r_arg", "r_cov", "r_eff",
+    "r_name", "r_val", "score", "score_parsed", "toolrl_reward",
 ]
 
 
@@ -90,3 +90,23 @@ def score(calls: Any, truth: Any,
     """
     cfg = RewardConfig.coerce(config)
     return score_parsed(parse_calls(calls), parse_truth(truth), cfg)
+
+
+def alignment(calls: Any, truth: Any,
+              config: RewardConfig | Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Which model call covered each truth call, as the PROVE coverage sees it (the viewer
+    shows it; the ToolRL reward pools calls and has no alignment of its own, so this is the
+    PROVE matching whatever `config.kind` says). One entry per truth call, in (step, position)
+    order: {"step", "name", "call": index into `calls` or None, "hits": matching values,
+    "keys": the truth call's argument count, "in_order": its dependencies were matched
+    earlier (o(g) of R_cov)}."""
+    cfg = RewardConfig.coerce(config)
+    parsed, t = parse_calls(calls), parse_truth(truth)
+    match = match_calls(parsed, t, cfg.match_outcomes, cfg.normalize_strings)
+    out = []
+    for g, tc in enumerate(t.calls):
+        pos = match.call_of[g]
+        in_order = pos >= 0 and all(0 <= match.call_of[u] < pos for u in t.dep_calls[tc.step])
+        out.append({"step": tc.step, "name": tc.name, "call": pos if pos >= 0 else None,
+                    "hits": match.hits[g], "keys": len(tc.args), "in_order": in_order})
+    return out

@@ -79,6 +79,7 @@ async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
         schemas = [compact_schema(s) for s in schemas]
     names = [s["function"]["name"] for s in schemas]
     messages = task.messages()
+    traj.transcript.extend({"role": m["role"], "text": m["content"]} for m in messages)
     traj.append(chat.prompt_tokens(messages, schemas))
     traj.prompt_len = len(traj.tokens)
     traj.user_turns = 1
@@ -105,17 +106,25 @@ async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
         traj.assistant_turns += 1
         step += 1
         if not gen.tokens or gen.tokens[-1] != chat.eot_id:  # no complete turn to act on
+            traj.transcript.append({"role": "assistant", "text": chat.decode(gen.tokens),
+                                    "calls": [], "complete": False})
             traj.finish_reason = _unfinished(gen, len(traj.tokens), config)
             return
         text = chat.decode(gen.tokens)
         turn = chat.parse(text, names)
         messages.append({"role": "assistant", "content": text[:text.rindex(chat.eot_text)]})
+        first = len(traj.calls)
+        traj.transcript.append({"role": "assistant", "text": messages[-1]["content"],
+                                "calls": list(range(first, first + len(turn.calls))),
+                                "complete": True})
         if turn.calls:
             t0 = time.perf_counter()
             records = await asyncio.gather(*(_execute(tools, session, c, traj.assistant_turns - 1)
                                              for c in turn.calls))
             traj.timings["tools_s"] += time.perf_counter() - t0
             traj.calls.extend(records)
+            traj.transcript.extend({"role": "tool", "call": i}
+                                   for i in range(first, first + len(records)))
             lost = [r for r in records if r.kind == "session_lost"]
             if lost:
                 traj.fail(f"session_lost: {lost[0].error}")
@@ -137,6 +146,8 @@ async def _turns(traj: Trajectory, task: Task, session: Any, generate: Generate,
             return
         traj.append(delta)
         messages.extend(new)
+        traj.transcript.extend({"role": "user", "text": m["content"]} for m in new
+                               if m["role"] == "user")  # tool results are already in
 
 
 def _unfinished(gen: Generation, n_tokens: int, config: RolloutConfig) -> str:

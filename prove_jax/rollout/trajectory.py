@@ -63,6 +63,10 @@ class Trajectory:
     failed: str | None = None  # why the episode could not be played to its end
     assistant_turns: int = 0
     user_turns: int = 0
+    # The conversation as it happened, for people (episode files, the viewer); the trainer
+    # never reads it. Entries: {"role": "system"|"user", "text"}, {"role": "assistant",
+    # "text", "calls": [indices into `calls`], "complete": bool}, {"role": "tool", "call": i}.
+    transcript: list[dict] = field(default_factory=list)
     timings: dict[str, float] = field(
         default_factory=lambda: {"generate_s": 0.0, "tools_s": 0.0, "total_s": 0.0})
 
