@@ -70,6 +70,10 @@ def get_base_config() -> ConfigDict:
         export_at_end=True,
         progress=True,
     ))
+    # What a run keeps for people to read (`python -m launch.view --run=WORKDIR`): every
+    # `episodes_every` steps (0: never), the step's rollouts in <workdir>/episodes/
+    # step_NNNNNN.jsonl, at most episodes_max_mib per file (a seeded sample of whole episodes).
+    c.log = ConfigDict(dict(episodes_every=10, episodes_max_mib=16.0))
     c.data = ConfigDict(dict(
         train_path="runs/synth/train.jsonl",  # empty with synthesize > 0: the synthesized set
         test_path="runs/synth/test.jsonl",

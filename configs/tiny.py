@@ -27,5 +27,6 @@ def get_config() -> ConfigDict:
     c.data.update(synthesize=64, synth_servers="payments,budget", train_path="",
                   test_path="", max_tools=3)
     c.sft.update(steps=4, batch_size=8, lr=1e-4)
+    c.log.update(episodes_every=1)  # every step's episodes, for `python -m launch.view`
     c.export.update(dtype="float32", max_shard_size="20MB")
     return c

@@ -38,18 +38,24 @@ def _seed_metrics(eval_dir: Path) -> dict[str, float]:
 
     return {"reward": overall.get("reward/total", 0.0), "success": overall.get("success", 0.0),
             "valid": overall.get("reward/val", 0.0),
-            "calls": statistics.fmean(r.get("calls", 0) for r in rows) if rows else 0.0,
+            "calls": statistics.fmean(n_calls(r) for r in rows) if rows else 0.0,
             "solved": share(solved), "answered": share(
                 lambda r: r.get("finish_reason") == "answered"),
             "n": overall.get("n", len(rows))}
+
+
+def n_calls(row: Mapping[str, Any]) -> int:
+    """Calls of an episode row: a list in episode records, a count in older results."""
+    calls = row.get("calls", 0)
+    return len(calls) if isinstance(calls, list) else int(calls)
 
 
 def solved(row: Mapping[str, Any]) -> bool:
     """Success that doing nothing cannot earn (see the module docstring)."""
     if not row.get("success"):
         return False
-    if row.get("kind") == "abstention":
-        return row.get("calls", 0) == 0
+    if row.get("task_kind", row.get("kind")) == "abstention":
+        return n_calls(row) == 0
     return row.get("rewards", {}).get("cov", 0.0) >= 1.0 - 1e-9
 
 

@@ -65,6 +65,7 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
     from prove_jax import distributed
     from prove_jax.checkpoint.train_state import TrainCheckpointer
     from prove_jax.data.loader import task_batches
+    from prove_jax.rl.episode_log import EpisodeLog
     from prove_jax.rl.grpo import GRPOTrainer
     from prove_jax.rl.optim import make_optimizer
     from prove_jax.sharding import make_mesh
@@ -95,10 +96,14 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
     checkpointer = TrainCheckpointer(workdir / "checkpoints", every=c.train.checkpoint_every,
                                      keep=c.train.keep_checkpoints)
     async with build_collect(c, sampler_model, sampler_mesh, chat, tasks_file) as collect:
+        episode_log = EpisodeLog(workdir / "episodes", c.log.episodes_every,
+                                 int(c.log.episodes_max_mib * 2**20), seed=c.seed,
+                                 truth_hashes=collect.truth_hashes,
+                                 reward_config=dict(c.reward))
         trainer = GRPOTrainer(settings, model=model, mesh=mesh,
                               optimizer=make_optimizer(optim_config(c)), loss=loss_config(c),
                               loader=loader, collect=collect, checkpointer=checkpointer,
-                              publish=publish)
+                              publish=publish, episode_log=episode_log)
         await finish(c, trainer, model, model_cfg, checkpointer, desc="grpo", plot=True,
                      export_model=sampler_model)
 

@@ -120,4 +120,11 @@ async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
             return await engine.run_groups(tasks, c.rollout.group_size, seed=seed,
                                            first_index=first_index)
 
+        async def truth_hashes(task: Any) -> dict[str, str]:
+            """The servers' state hashes after the task's truth alone, on fresh sessions."""
+            from prove_jax.synthesis.revalidate import replay_row
+
+            return (await replay_row(manager, task.to_dict()))[2]
+
+        collect.truth_hashes = truth_hashes  # for the episode log
         yield collect

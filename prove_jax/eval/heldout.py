@@ -8,6 +8,8 @@ chat formatting as GRPO), then scored with
     call text, decides: a model that reaches the same world by other calls succeeds; an
     abstention task succeeds only if nothing changed.
 Categories are the task kinds (normal / clarification / abstention); overall is over all tasks.
+Rows are episode records (`prove_jax.rollout.record`, the training run's schema) with
+success, state_match and truth_errors added.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from prove_jax.rollout.engine import RolloutEngine, sampling_seed
 from prove_jax.rollout.policy import Policy
+from prove_jax.rollout.record import episode_record
 from prove_jax.rollout.task import RolloutConfig, Task
 from prove_jax.synthesis.revalidate import replay_row
 from prove_jax.tools.chat import ChatFormat
@@ -38,14 +41,14 @@ async def run_heldout(policy: Policy, chat: ChatFormat, manager: Any, tasks: Seq
     rows = []
     for task, traj in zip(tasks, trajectories, strict=True):
         _, errors, truth = await replay_row(manager, task.to_dict())
-        rows.append({"id": task.id, "kind": task.kind,
-                     "success": traj.failed is None and traj.snapshots == truth,
-                     "state_match": traj.snapshots == truth, "truth_errors": errors,
-                     "failed": traj.failed, "finish_reason": traj.finish_reason,
-                     "calls": len(traj.calls), "rewards": dict(traj.rewards)})
+        # the episode file's schema (prove_jax.rollout.record), plus what success needs
+        row = episode_record(task, traj, expected_hashes=truth, reward_config=config.reward)
+        row.update(success=traj.failed is None and traj.snapshots == truth,
+                   state_match=traj.snapshots == truth, truth_errors=errors)
+        rows.append(row)
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
-        by_kind[row["kind"]].append(row)
+        by_kind[row["task_kind"]].append(row)
     return {"categories": {k: _summary(v) for k, v in sorted(by_kind.items())},
             "overall": _summary(rows), "rows": rows}
 

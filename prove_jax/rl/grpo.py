@@ -35,6 +35,7 @@ from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.rl.advantages import advantages as group_advantages
 from prove_jax.rl.advantages import informative_groups, usable_groups
 from prove_jax.rl.batch import rollout_batch
+from prove_jax.rl.episode_log import EpisodeLog
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter, episode_records, summarize_episodes
 from prove_jax.rl.reference import ReferenceLogprobs
@@ -94,7 +95,8 @@ class GRPOTrainer(Trainer):
                  collect: Collect, writer: MetricsWriter | None = None,
                  checkpointer: TrainCheckpointer | None = None,
                  on_step: Callable[[int, dict], None] | None = None,
-                 publish: Callable[[Any], None] | None = None):
+                 publish: Callable[[Any], None] | None = None,
+                 episode_log: EpisodeLog | None = None):
         super().__init__(steps=settings.steps, model=model, mesh=mesh, optimizer=optimizer,
                          loss=loss, loader=loader, objective="grpo", rows=settings.rows,
                          micro_batches=settings.micro_batches,
@@ -102,6 +104,7 @@ class GRPOTrainer(Trainer):
                          seed=settings.seed, writer=writer, checkpointer=checkpointer,
                          on_step=on_step)
         self.settings, self.collect = settings, collect
+        self.episode_log = episode_log
         # how the sampler gets the newest parameters: the trainer's own arrays (no copy), or
         # with several processes a process-local copy (`distributed.local_copy`)
         self.publish = publish or (lambda params: nnx.update(self.model, params))
@@ -126,6 +129,8 @@ class GRPOTrainer(Trainer):
         first = jax.process_index() * share
         played_tasks: list[Task] = []
         played: list[list[Trajectory]] = []
+        played_ids: list[int] = []  # group ids, unique over the step's rounds and processes
+        trained: list[bool] = []
         kept_tasks: list[Task] = []
         kept: list[list[Trajectory]] = []
         rounds = 1 + (s.max_refills if s.dynamic_sampling else 0)
@@ -136,11 +141,16 @@ class GRPOTrainer(Trainer):
                 raise RuntimeError("collect must return group_size trajectories per task")
             played_tasks += tasks
             played += groups
+            played_ids += [r * s.prompts_per_step + first + j for j in range(len(tasks))]
             rewards, usable = _rewards(groups), _usable(groups)
             # failed rollouts compare with nothing: a group needs two usable ones, and dynamic
             # sampling keeps only groups whose usable rewards differ
             use = (informative_groups(rewards, usable) if s.dynamic_sampling
                    else usable_groups(usable))
+            rank = len(kept)
+            for u in use:  # the batch takes the first `share` kept groups
+                trained.append(bool(u) and rank < share)
+                rank += bool(u)
             kept_tasks += [t for t, u in zip(tasks, use, strict=True) if u]
             kept += [g for g, u in zip(groups, use, strict=True) if u]
             if distributed.all_true(len(kept) >= share):
@@ -149,6 +159,11 @@ class GRPOTrainer(Trainer):
         if failed:  # infrastructure trouble (a lost server, a timeout) must be visible
             log.warning("step %d: %d of %d episodes failed (this process); first: %s",
                         self.step + 1, len(failed), sum(map(len, played)), failed[0])
+        if self.episode_log is not None and self.episode_log.due(self.step + 1):
+            adv = (group_advantages(_rewards(played), s.estimator, usable=_usable(played))
+                   if played else [])
+            await self.episode_log.log(self.step + 1, played_tasks, played, played_ids,
+                                       np.asarray(adv), trained)
         everyone = distributed.allgather_json(episode_records(played_tasks, played))
         records = [r for process in everyone for r in process]
         metrics = summarize_episodes(records)

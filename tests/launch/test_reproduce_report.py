@@ -67,6 +67,17 @@ def test_solved_is_success_that_doing_nothing_cannot_earn(tmp_path):
     assert summary["solved"] == (0.5, 0.0) and summary["answered"] == (0.5, 0.0)
 
 
+def test_episode_records_are_read_like_older_rows():
+    """Evaluations now write episode records: task_kind, and calls as a list of calls."""
+    call = {"name": "get_wallet", "arguments": {}, "outcome": "ok"}
+    record = {"task_kind": "abstention", "success": True, "calls": [call],
+              "rewards": {"cov": 0.0}, "finish_reason": "answered"}
+    assert not solved(record)
+    assert solved({**record, "calls": []})
+    assert solved({**record, "task_kind": "normal", "calls": [call, call],
+                   "rewards": {"cov": 1.0}})
+
+
 @pytest.mark.parametrize("flag, error", [
     ("--eval_models=gpro", "--eval_models: ['gpro'] unknown"),
     ("--seeds=a", "--seeds must be integers"),

@@ -83,6 +83,31 @@ def test_tiny_run_leaves_metrics_plot_checkpoints_and_a_loadable_export(full_run
 
 
 @pytest.mark.timeout(1200)
+def test_every_step_leaves_its_episodes_for_the_viewer(full_run):
+    """configs/tiny.py logs every step: 2 groups x 4 samples each, whole records whose
+    rewards and advantages are the ones the step's metrics averaged."""
+    files = sorted((full_run / "episodes").glob("step_*.jsonl"))
+    assert [p.name for p in files] == [f"step_{i:06d}.jsonl" for i in (1, 2, 3)]
+    for path, metrics in zip(files, _metrics(full_run), strict=True):
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        assert len(records) == 8
+        groups = {}
+        for r in records:
+            assert r["schema"] == 1 and r["step"] == metrics["step"]
+            assert r["turns"][0]["role"] in ("system", "user") and r["expected_hashes"]
+            assert len(r["alignment"]) == sum(map(len, r["truth"]["steps"]))
+            groups.setdefault(r["group"], []).append(r)
+        assert sorted(len(g) for g in groups.values()) == [4, 4]
+        for g in groups.values():
+            assert sorted(r["sample"] for r in g) == [0, 1, 2, 3]
+            assert len({r["task_id"] for r in g}) == 1
+            if any(r["trained"] for r in g):  # GRPO advantages are centred per group
+                assert abs(sum(r["advantage"] for r in g)) < 1e-5
+        mean = sum(r["rewards"]["total"] for r in records) / len(records)
+        assert mean == pytest.approx(metrics["reward/total"], abs=1e-6)
+
+
+@pytest.mark.timeout(1200)
 def test_sigkill_after_a_checkpoint_resumes_with_the_same_next_batch_and_loss(
         full_run, tasks, tmp_path):
     workdir = tmp_path / "killed"
