@@ -20,14 +20,6 @@ from servers.core.world import World, days_ago
 Status = Literal["completed", "pending", "refunded", "failed"]
 
 
-class Wallet(TypedDict):
-    user_id: str
-    name: str
-    balance: float
-    currency: str
-    default_method_id: str
-
-
 class Method(TypedDict):
     method_id: str
     kind: str
@@ -36,7 +28,12 @@ class Method(TypedDict):
     is_default: bool
 
 
-class MethodList(TypedDict):
+class Wallet(TypedDict):
+    user_id: str
+    name: str
+    balance: float
+    currency: str
+    default_method_id: str
     methods: list[Method]
 
 
@@ -100,7 +97,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     contacts.load([{"contact_id": p.id, "name": p.name, "username": p.username,
                     "email": p.email} for p in world.people[1:41]])
     methods = s.table("methods", key="method_id", kind="payment method",
-                      hint="use list_payment_methods to see method ids")
+                      hint="use get_wallet to see method ids")
     methods.load([
         {"method_id": "pm_wallet", "kind": "wallet", "label": "Wallet balance", "last4": "",
          "is_default": True},
@@ -175,7 +172,7 @@ def _debit(s: State, method_id: str, amount: int) -> None:
         if amount > balance:
             raise ToolError(f"insufficient wallet balance ({money.fmt(balance, cur)}) for "
                             f"{money.fmt(amount, cur)}; pay with another method from "
-                            "list_payment_methods")
+                            "get_wallet's methods")
         s.set_var("balance", balance - amount)
 
 
@@ -201,18 +198,14 @@ Note = Annotated[str, Arg("Short note shown to the other person", max_length=140
 
 @DOMAIN.tool(read_only=True)
 def get_wallet(s: State) -> Wallet:
-    """Show the user's wallet balance and default payment method."""
-    default = next(m for m in s["methods"].rows() if m["is_default"])
+    """Show the user's wallet balance, default payment method and every linked payment method
+    (wallet, cards, bank accounts) with its method id."""
+    methods = s["methods"].rows()
+    default = next(m for m in methods if m["is_default"])
     user = s.var("user_id")
     return {"user_id": user, "name": "you", "balance": money.amount_out(s, s.var("balance")),
             "currency": money.currency_of(s),
-            "default_method_id": default["method_id"]}
-
-
-@DOMAIN.tool(read_only=True)
-def list_payment_methods(s: State) -> MethodList:
-    """List the payment methods linked to the account (wallet, cards, bank accounts)."""
-    return {"methods": s["methods"].rows()}
+            "default_method_id": default["method_id"], "methods": methods}
 
 
 @DOMAIN.tool(read_only=True)
@@ -286,7 +279,7 @@ def list_payment_requests(
         s: State,
         direction: Annotated[Literal["incoming", "outgoing", "all"], Arg(
             "incoming: others ask the user to pay; outgoing: the user asked others")] = "all",
-        status: Annotated[Literal["pending", "paid", "declined"] | None, Arg(
+        status: Annotated[Literal["pending", "paid", "declined", "cancelled"] | None, Arg(
             "Only requests with this status")] = None) -> RequestList:
     """List payment requests."""
     rows = [r for r in s["requests"].rows()
@@ -332,11 +325,26 @@ def refund_payment(s: State, payment_id: Annotated[str, Arg(
     return _payment(s, s["payments"].update(payment_id, status="refunded"))
 
 
+@DOMAIN.tool(read_only=False)
+def cancel_request(s: State, request_id: Annotated[str, Arg(
+        "Id of a pending request the user sent (outgoing, from list_payment_requests)")]
+                   ) -> Request:
+    """Cancel a pending payment request the user sent, so the contact can no longer pay it."""
+    req = s["requests"].get(request_id)
+    if req["direction"] != "outgoing":
+        raise ToolError(f"request {request_id} was sent to the user by "
+                        f"{_name(s, req['counterparty_id'])}; only the user's own (outgoing) "
+                        "requests can be cancelled; decline it with respond_to_request")
+    if req["status"] != "pending":
+        raise ToolError(f"request {request_id} is already {req['status']}; only pending "
+                        "requests can be cancelled")
+    return _request(s, s["requests"].update(request_id, status="cancelled"))
+
+
 # Calls that succeed in this order on a fresh session (seed 0): used by the contract tests and
 # as documentation of each tool's use.
 EXAMPLES: list[tuple[str, dict]] = [
     ("get_wallet", {}),
-    ("list_payment_methods", {}),
     ("search_contacts", {"query": "a"}),
     ("list_payments", {"direction": "received", "status": "completed"}),
     ("get_payment", {"payment_id": "pay_0001"}),
@@ -345,4 +353,5 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("list_payment_requests", {"direction": "incoming", "status": "pending"}),
     ("respond_to_request", {"request_id": "req_0001", "action": "decline"}),
     ("refund_payment", {"payment_id": "pay_0002"}),
+    ("cancel_request", {"request_id": "req_0021"}),
 ]

@@ -4,6 +4,8 @@ Accounts are the world's companies and contacts the world's people (contact id =
 e.g. 'p_004', so the same person is addressable on email and team_chat). The user is the
 world's principal, who sells with the colleagues at their company (the sales reps).
 Tools live in contacts.py, deals.py and activities.py; importing them registers them.
+Contacts and accounts added in a session get ids 'ct_0001' and 'acct_0001' (they are not
+world people or companies).
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("update_contact", {"contact_id": "p_004", "title": "VP Engineering",
                         "phone": "+1-555-201-3344"}),
     ("search_accounts", {"industry": "media", "type": "customer"}),
-    ("get_account", {"account_id": "co_010"}),
+    ("create_account", {"name": "Harbor Analytics", "domain": "harbor-analytics.io",
+                        "industry": "data", "city": "Lisbon", "employees": 120,
+                        "annual_revenue": 2500000}),
+    ("create_contact", {"first_name": "Mia", "last_name": "Chen",
+                        "email": "mia.chen@harbor-analytics.io", "account_id": "acct_0001",
+                        "title": "Head of Data", "phone": "+351-555-201-3344"}),
     ("list_deals", {"stage": "open", "owner_id": "p_001", "sort": "amount_desc"}),
     ("get_deal", {"deal_id": "dl_0021"}),
     ("create_deal", {"account_id": "co_004", "name": "GreenSoftware - Analytics add-on",
@@ -33,7 +40,6 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("log_activity", {"kind": "call", "subject": "Pricing follow-up call",
                       "contact_id": "p_009", "deal_id": "dl_0008", "duration_minutes": 20,
                       "outcome": "connected", "body": "Agreed to a 3-year term."}),
-    ("list_activities", {"deal_id": "dl_0008"}),
     ("create_task", {"title": "Send revised proposal to Felix", "due_date": "2026-06-19",
                      "assignee_id": "p_006", "contact_id": "p_009", "deal_id": "dl_0008",
                      "priority": "high"}),

@@ -25,7 +25,7 @@ from servers.crm.common import (
     task_out,
 )
 from servers.crm.data import TODAY
-from servers.crm.models import Activity, ActivityList, Task, TaskList
+from servers.crm.models import Activity, Task, TaskList
 
 
 def _link(s: State, contact_id: str | None, deal_id: str | None) -> Row | None:
@@ -85,42 +85,6 @@ def log_activity(
         if last is None or when > last:
             s["contacts"].update(contact_id, last_contacted_at=when)
     return activity_out(s, row)
-
-
-@DOMAIN.tool(read_only=True)
-def list_activities(
-        s: State,
-        contact_id: Annotated[str | None, Arg("Only activities with this contact")] = None,
-        deal_id: Annotated[str | None, Arg("Only activities on this deal")] = None,
-        account_id: Annotated[str | None, Arg("Only activities with contacts or deals of "
-                                              "this account")] = None,
-        kind: Annotated[ActivityKind | None, Arg("Only this kind of activity")] = None,
-        logged_by_id: Annotated[str | None, Arg("Only activities logged by this sales rep"
-                                                )] = None,
-        limit: Limit = 20) -> ActivityList:
-    """List logged activities, newest first."""
-    if contact_id is not None:
-        s["contacts"].get(contact_id)
-    if deal_id is not None:
-        s["deals"].get(deal_id)
-    if account_id is not None:
-        s["accounts"].get(account_id)
-    if logged_by_id is not None:
-        rep(s, logged_by_id)
-
-    def account_of(a: Row) -> str:
-        if a["deal_id"] is not None:
-            return s["deals"].get(a["deal_id"])["account_id"]
-        return s["contacts"].get(a["contact_id"])["account_id"]
-
-    rows = [a for a in s["activities"].rows()
-            if (contact_id is None or a["contact_id"] == contact_id)
-            and (deal_id is None or a["deal_id"] == deal_id)
-            and (account_id is None or account_of(a) == account_id)
-            and (kind is None or a["kind"] == kind)
-            and (logged_by_id is None or a["logged_by_id"] == logged_by_id)]
-    rows.sort(key=lambda a: (a["occurred_at"], a["activity_id"]), reverse=True)
-    return {"activities": [activity_out(s, a) for a in rows[:limit]], "total": len(rows)}
 
 
 @DOMAIN.tool(read_only=False)

@@ -19,7 +19,7 @@ DOMAIN = Domain("crm", "A sales CRM: accounts (companies), contacts (people), de
 # fields stamped from the session clock: left out of clock-free state comparisons
 DOMAIN.clock_fields = {"deals": ("closed_at", "stage_history.changed_at"),
                         "activities": ("occurred_at",), "tasks": ("created_at", "completed_at"),
-                        "contacts": ("last_contacted_at",)}
+                        "contacts": ("last_contacted_at", "created_at")}
 
 Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won",
                 "closed_lost"]
@@ -29,8 +29,8 @@ Priority = Literal["low", "normal", "high"]
 ActivityKind = Literal["call", "meeting", "email", "note"]
 
 DATE = r"\d{4}-\d{2}-\d{2}"
-ContactId = Annotated[str, Arg("Contact id = the person's id, e.g. 'p_004' (from "
-                               "search_contacts)")]
+ContactId = Annotated[str, Arg("Contact id = the person's id, e.g. 'p_004', or 'ct_0001' for a "
+                               "contact added with create_contact (from search_contacts)")]
 AccountId = Annotated[str, Arg("Account id, e.g. 'co_003' (from search_accounts)")]
 DealId = Annotated[str, Arg("Deal id, e.g. 'dl_0007' (from list_deals)")]
 TaskId = Annotated[str, Arg("Task id, e.g. 'tsk_0004' (from list_tasks)")]
@@ -72,7 +72,8 @@ def account_out(s: State, row: Row) -> Account:
             "contact_count": len(s["contacts"].rows(
                 lambda c: c["account_id"] == row["account_id"])),
             "open_deal_count": len(deals),
-            "annual_revenue": money.amount_out(s, row["annual_revenue"]),
+            "annual_revenue": (None if row["annual_revenue"] is None
+                               else money.amount_out(s, row["annual_revenue"])),
             "open_pipeline_amount": money.amount_out(s, sum(d["amount"] for d in deals)),
             "currency": money.currency_of(s)}
 

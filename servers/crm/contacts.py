@@ -1,15 +1,16 @@
-"""crm tools: contacts and accounts."""
+"""crm tools: contacts and accounts (search, look up, create, update)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
+from servers.core.world import CITIES
 from servers.crm.common import (
     DOMAIN,
-    AccountId,
     ContactId,
     LifecycleStage,
     Limit,
@@ -18,15 +19,19 @@ from servers.crm.common import (
     clean,
     contact_out,
     deal_out,
+    now,
     rep,
     task_out,
 )
 from servers.crm.data import OPEN_STAGES
-from servers.crm.models import AccountDetail, AccountList, Contact, ContactDetail, ContactList
+from servers.crm.models import Account, AccountList, Contact, ContactDetail, ContactList
 
 Industry = Literal["automotive", "data", "design", "energy", "finance", "food", "healthcare",
                    "manufacturing", "media", "research", "retail", "software", "transport"]
 AccountType = Literal["customer", "prospect", "partner", "churned", "internal"]
+PHONE = r"\+?[0-9][0-9 ()-]{6,19}"
+EMAIL = r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}"
+DOMAIN_NAME = r"[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+"
 
 
 def _matches(query: str, *fields: str) -> bool:
@@ -87,7 +92,7 @@ def update_contact(
         s: State, contact_id: ContactId,
         title: Annotated[str | None, Arg("New job title", min_length=2, max_length=80)] = None,
         phone: Annotated[str | None, Arg("New phone number, e.g. '+1-555-201-3344'",
-                                         pattern=r"\+?[0-9][0-9 ()-]{6,19}")] = None,
+                                         pattern=PHONE)] = None,
         lifecycle_stage: Annotated[LifecycleStage | None, Arg("New lifecycle stage")] = None,
         owner_id: Annotated[str | None, Arg("Hand the contact to this sales rep (person id)"
                                             )] = None) -> Contact:
@@ -129,14 +134,86 @@ def search_accounts(
     return {"accounts": [account_out(s, a) for a in rows[:limit]], "total": len(rows)}
 
 
-@DOMAIN.tool(read_only=True)
-def get_account(s: State, account_id: AccountId) -> AccountDetail:
-    """Get one account with all its contacts and deals (open deals first)."""
+@DOMAIN.tool(read_only=False)
+def create_contact(
+        s: State,
+        first_name: Annotated[str, Arg("First name", min_length=1, max_length=40)],
+        last_name: Annotated[str, Arg("Last name", min_length=1, max_length=40)],
+        email: Annotated[str, Arg("Work email, e.g. 'mia.chen@harbor.io'", pattern=EMAIL,
+                                  max_length=120)],
+        account_id: Annotated[str, Arg("The account (company) they work at, e.g. 'co_003' "
+                                       "(from search_accounts or create_account)")],
+        title: Annotated[str, Arg("Job title", max_length=80)] = "",
+        phone: Annotated[str | None, Arg("Phone number, e.g. '+1-555-201-3344'",
+                                         pattern=PHONE)] = None,
+        lifecycle_stage: Annotated[LifecycleStage, Arg("Lifecycle stage")] = "lead",
+        owner_id: Annotated[str | None, Arg("Sales rep who owns the contact (person id; "
+                                            "default: the account's owner)")] = None
+) -> Contact:
+    """Add a new contact (a person at an account); new contacts get ids like 'ct_0001'."""
     account = s["accounts"].get(account_id)
-    contacts = sorted(s["contacts"].rows(lambda c: c["account_id"] == account_id),
-                      key=lambda c: c["name"])
-    deals = sorted(s["deals"].rows(lambda d: d["account_id"] == account_id),
-                   key=lambda d: (d["stage"] not in OPEN_STAGES, d["close_date"]))
-    return {"account": account_out(s, account),
-            "contacts": [contact_out(s, c) for c in contacts],
-            "deals": [deal_out(s, d) for d in deals]}
+    owner = owner_id or account["owner_id"]
+    rep(s, owner)
+    if account["type"] == "internal":
+        raise ToolError(f"{account['name']} ({account_id}) is your own company's internal "
+                        "account; its people are your colleagues, not contacts to sell to")
+    first, last = clean(first_name, "first_name"), clean(last_name, "last_name")
+    address = email.strip().lower()
+    taken = s["contacts"].rows(lambda c: c["email"].lower() == address)
+    if taken:
+        c = taken[0]
+        raise ToolError(f"{address} is already the email of contact {c['contact_id']} "
+                        f"({c['name']}); update that contact instead")
+    row = s["contacts"].insert({
+        "contact_id": s.next_id("ct"), "first_name": first, "last_name": last,
+        "name": f"{first} {last}", "email": address, "phone": phone or "",
+        "title": title.strip(), "account_id": account_id, "city": account["city"],
+        "owner_id": owner, "last_contacted_at": None, "created_at": now(s),
+        "lifecycle_stage": lifecycle_stage})
+    return contact_out(s, row)
+
+
+@DOMAIN.tool(read_only=False)
+def create_account(
+        s: State,
+        name: Annotated[str, Arg("Company name", min_length=2, max_length=100)],
+        domain: Annotated[str, Arg("Web domain, e.g. 'harbor.io'", pattern=DOMAIN_NAME,
+                                   max_length=100)],
+        industry: Annotated[Industry, Arg("Industry")],
+        city: Annotated[str, Arg("Headquarters city, e.g. 'Berlin'", min_length=2,
+                                 max_length=60)],
+        country: Annotated[str | None, Arg("Headquarters country (default: the city's, for "
+                                           "the world's cities)", min_length=2,
+                                           max_length=60)] = None,
+        type: Annotated[Literal["prospect", "customer", "partner"], Arg(
+            "Relationship")] = "prospect",
+        employees: Annotated[int | None, Arg("Number of employees", minimum=1,
+                                             maximum=10_000_000)] = None,
+        annual_revenue: Annotated[float | None, Arg(
+            "Annual revenue in the world's currency, with at most its decimals",
+            minimum=0)] = None,
+        owner_id: Annotated[str | None, Arg("Sales rep who owns the account (person id; "
+                                            "default: you)")] = None) -> Account:
+    """Add a new account (company); new accounts get ids like 'acct_0001'."""
+    owner = owner_id or s.var("user_id")
+    rep(s, owner)
+    name, site = clean(name, "name"), domain.strip().lower()
+    taken = s["accounts"].rows(lambda a: a["name"].lower() == name.lower()
+                               or a["domain"] == site)
+    if taken:
+        a = taken[0]
+        raise ToolError(f"account {a['account_id']} ({a['name']}, {a['domain']}) already has "
+                        "that name or domain; use it instead of creating another")
+    place = next((c for c in CITIES if c[0].lower() == city.strip().lower()), None)
+    if country is None and place is None:
+        raise ToolError(f"give the country of {city.strip()!r} (country is only filled in "
+                        "for the world's cities)")
+    revenue = None if annual_revenue is None else money.amount_in(s, annual_revenue,
+                                                                  "annual_revenue")
+    row = s["accounts"].insert({
+        "account_id": s.next_id("acct"), "name": name, "domain": site,
+        "website": f"https://www.{site}", "industry": industry,
+        "city": place[0] if place else city.strip(),
+        "country": country.strip() if country else place[1], "type": type,
+        "employees": employees, "annual_revenue": revenue, "owner_id": owner})
+    return account_out(s, row)

@@ -185,7 +185,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
         if kind != "note":
             last_contact[contact] = max(when, last_contact.get(contact, ""))
     s.table("activities", key="activity_id", kind="activity",
-            hint="use list_activities to see activity ids").load(act_rows)
+            hint="get_deal and get_contact list activities with their ids").load(act_rows)
     s.set_var("__seq_act", len(act_rows))
     contacts.load([{**c, "last_contacted_at": last_contact.get(c["contact_id"])}
                    for c in con_rows])

@@ -14,8 +14,8 @@ class Account(TypedDict):
     city: str
     country: str
     type: str
-    employees: int
-    annual_revenue: float
+    employees: int | None
+    annual_revenue: float | None
     owner_id: str
     owner_name: str
     contact_count: int
@@ -104,11 +104,6 @@ class Activity(TypedDict):
     outcome: str | None
 
 
-class ActivityList(TypedDict):
-    activities: list[Activity]
-    total: int
-
-
 class Task(TypedDict):
     task_id: str
     title: str
@@ -137,12 +132,6 @@ class ContactDetail(TypedDict):
     open_deals: list[Deal]
     recent_activities: list[Activity]
     open_tasks: list[Task]
-
-
-class AccountDetail(TypedDict):
-    account: Account
-    contacts: list[Contact]
-    deals: list[Deal]
 
 
 class DealDetail(TypedDict):

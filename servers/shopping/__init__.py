@@ -13,7 +13,6 @@ from servers.shopping.common import DOMAIN
 # Calls that succeed in this order on a fresh session (seed 0): used by the contract tests and
 # as documentation of each tool's use.
 EXAMPLES: list[tuple[str, dict]] = [
-    ("list_categories", {}),
     ("search_products", {"query": "running", "category": "shoes", "in_stock_only": True,
                          "sort": "price_asc"}),
     ("get_product", {"product_id": "prd_0032"}),
@@ -30,6 +29,8 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("checkout", {"address_id": "addr_0004", "payment_method_id": "pm_0001"}),
     ("list_orders", {"status": "pending", "limit": 5}),
     ("get_order", {"order_id": "ord_0033"}),
+    ("update_order", {"order_id": "ord_0033", "item_id": "itm_0151", "quantity": 2,
+                      "address_id": "addr_0001"}),
     ("cancel_order", {"order_id": "ord_0033", "reason": "ordered by mistake"}),
     ("add_to_cart", {"item_id": "itm_0016"}),
     ("clear_cart", {}),

@@ -8,7 +8,6 @@ from servers.core import money
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
-from servers.shopping.catalog_data import CATEGORIES
 from servers.shopping.common import (
     DOMAIN,
     ProductId,
@@ -18,7 +17,6 @@ from servers.shopping.common import (
     variants_of,
 )
 from servers.shopping.models import (
-    CategoryList,
     ProductDetail,
     ProductList,
     ReviewList,
@@ -29,15 +27,6 @@ CategoryName = Literal["electronics", "home_kitchen", "clothing", "shoes", "spor
                        "books", "beauty", "toys_games"]
 REVIEW_KEYS = ("review_id", "product_id", "author_name", "rating", "title", "body",
                "created_at", "verified_purchase", "helpful_votes")
-
-
-@DOMAIN.tool(read_only=True)
-def list_categories(s: State) -> CategoryList:
-    """List the store's product categories with how many products each has."""
-    return {"categories": [
-        {"category": key, "name": name,
-         "product_count": len(s["products"].rows(lambda p, k=key: p["category"] == k))}
-        for key, name in CATEGORIES.items()]}
 
 
 @DOMAIN.tool(read_only=True)

@@ -88,7 +88,7 @@ def coupon_problem(s: State, coupon: Row, lines: list[Row]) -> str | None:
         return f"coupon {coupon['code']} expired on {coupon['expires_at']}"
     if coupon["single_use"] and coupon["used"]:
         return f"coupon {coupon['code']} is single-use and was already used"
-    eligible = _eligible(s, coupon, lines)
+    eligible = eligible_spend(s, coupon, lines)
     if coupon["category"] and eligible == 0:
         return (f"coupon {coupon['code']} applies only to {coupon['category']} items and the "
                 "cart has none")
@@ -101,7 +101,8 @@ def coupon_problem(s: State, coupon: Row, lines: list[Row]) -> str | None:
     return None
 
 
-def _eligible(s: State, coupon: Row, lines: list[Row]) -> int:
+def eligible_spend(s: State, coupon: Row, lines: list[Row]) -> int:
+    """What the lines spend on the coupon's category (on everything without one)."""
     return sum(line["line_total"] for line in lines
                if coupon["category"] is None
                or s["products"].get(line["product_id"])["category"] == coupon["category"])
@@ -109,7 +110,7 @@ def _eligible(s: State, coupon: Row, lines: list[Row]) -> int:
 
 def discount_for(s: State, coupon: Row, lines: list[Row]) -> int:
     """The coupon's discount in minor units; a percentage rounds half to even."""
-    eligible = _eligible(s, coupon, lines)
+    eligible = eligible_spend(s, coupon, lines)
     if coupon["kind"] == "percent":
         off = money.percent(eligible, coupon["value"])
         return min(off, coupon["max_discount"]) if coupon["max_discount"] else off

@@ -5,16 +5,6 @@ from __future__ import annotations
 from typing import TypedDict
 
 
-class Category(TypedDict):
-    category: str
-    name: str
-    product_count: int
-
-
-class CategoryList(TypedDict):
-    categories: list[Category]
-
-
 class ProductSummary(TypedDict):
     product_id: str
     name: str
@@ -184,6 +174,13 @@ class OrderSummary(TypedDict):
 class OrderList(TypedDict):
     orders: list[OrderSummary]
     total: int
+
+
+class OrderEdit(TypedDict):
+    order: Order
+    total_change: float
+    currency: str
+    charged_to: str
 
 
 class CancelOut(TypedDict):

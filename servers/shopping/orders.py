@@ -1,4 +1,5 @@
-"""shopping tools: order history, cancellation, returns, shipment tracking and reviews."""
+"""shopping tools: order history, edits and cancellation of pending orders, returns, shipment
+tracking and reviews."""
 
 from __future__ import annotations
 
@@ -13,16 +14,25 @@ from servers.shopping.common import (
     DOMAIN,
     OrderId,
     ProductId,
+    discount_for,
+    eligible_spend,
     now,
     order_out,
     out,
     return_out,
     returns_of,
 )
-from servers.shopping.data import CANCEL_REASONS, RETURN_DAYS, TODAY
+from servers.shopping.data import (
+    CANCEL_REASONS,
+    MAX_PER_LINE,
+    RETURN_DAYS,
+    TODAY,
+    order_totals,
+)
 from servers.shopping.models import (
     CancelOut,
     Order,
+    OrderEdit,
     OrderList,
     Return,
     Review,
@@ -90,6 +100,98 @@ def cancel_order(s: State, order_id: OrderId,
     return {"order": order_out(s, order), "refund_amount": out(s, order["total"]),
             "currency": money.currency_of(s),
             "refunded_to": order["payment_method_id"]}
+
+
+@DOMAIN.tool(read_only=False)
+def update_order(
+        s: State, order_id: OrderId,
+        item_id: Annotated[str | None, Arg(
+            "Item id of a line in the order whose quantity to change (from get_order)")] = None,
+        quantity: Annotated[int | None, Arg(
+            "New number of units of that item; 0 removes it from the order", minimum=0,
+            maximum=MAX_PER_LINE)] = None,
+        address_id: Annotated[str | None, Arg(
+            "Ship to this saved address instead (from list_addresses)")] = None) -> OrderEdit:
+    """Change a pending order before it is processed: set one item's quantity (0 removes it)
+    and/or the shipping address. Totals are recomputed at the prices paid, and the difference
+    is charged to or refunded to the order's payment method."""
+    order = s["orders"].get(order_id)
+    address = s["addresses"].get(address_id) if address_id is not None else None
+    if order["status"] != "pending":
+        raise ToolError(f"order {order_id} is {order['status']}; only pending orders can be "
+                        "changed" + _too_late(order["status"]))
+    if item_id is None and quantity is None and address is None:
+        raise ToolError("nothing to change; pass item_id with quantity, address_id, or both")
+    if (item_id is None) != (quantity is None):
+        raise ToolError("item_id and quantity go together: name the order's item and its new "
+                        "quantity (0 removes it)")
+    items = order["items"]
+    if item_id is not None:
+        items = _requantify(s, order, item_id, quantity)
+    if (address is not None and item_id is None
+            and address["address_id"] == order["address"]["address_id"]):
+        raise ToolError(f"order {order_id} already ships to {address_id} "
+                        f"({address['label']}); nothing changed")
+    totals = _totals(s, order, items)
+    diff = totals["total"] - order["total"]
+    method = s["payment_methods"].get(order["payment_method_id"])
+    if method["kind"] == "gift_card":  # cards and PayPal are charged/refunded by the provider
+        if diff > method["balance"]:
+            cur = money.currency_of(s)
+            raise ToolError(f"the gift card balance ({money.fmt(method['balance'], cur)}) does "
+                            f"not cover the extra {money.fmt(diff, cur)}; order fewer units")
+        s["payment_methods"].update(method["payment_method_id"],
+                                    balance=method["balance"] - diff)
+    order = s["orders"].update(order_id, items=items, **totals,
+                               address=address or order["address"])
+    return {"order": order_out(s, order), "total_change": out(s, diff),
+            "currency": money.currency_of(s), "charged_to": order["payment_method_id"]}
+
+
+def _too_late(status: str) -> str:
+    return {"processing": "; it is being packed, but cancel_order still works until it ships",
+            "shipped": "; use request_return once it is delivered",
+            "delivered": "; use request_return to send items back",
+            "cancelled": "; it was cancelled, so place a new order"}.get(status, "")
+
+
+def _requantify(s: State, order: dict, item_id: str, quantity: int) -> list[dict]:
+    """The order's items with `item_id` at `quantity`; stock follows the change."""
+    by_id = {it["item_id"]: it for it in order["items"]}
+    if item_id not in by_id:
+        raise ToolError(f"item {item_id!r} is not in order {order['order_id']}; its items are "
+                        + ", ".join(by_id))
+    have = by_id[item_id]["quantity"]
+    if quantity == have:
+        raise ToolError(f"order {order['order_id']} already has {have} of {item_id}")
+    if quantity == 0 and len(by_id) == 1:
+        raise ToolError(f"{item_id} is the only item of order {order['order_id']}; cancel the "
+                        "order with cancel_order instead")
+    v = s["variants"].get(item_id)
+    if quantity - have > v["stock"]:
+        raise ToolError(f"only {v['stock']} more unit(s) of item {item_id} are in stock; ask "
+                        f"for at most {have + v['stock']}")
+    s["variants"].update(item_id, stock=v["stock"] - (quantity - have))
+    return [{**it, "quantity": quantity} if it["item_id"] == item_id else it
+            for it in order["items"] if it["item_id"] != item_id or quantity]
+
+
+def _totals(s: State, order: dict, items: list[dict]) -> dict[str, int]:
+    """Subtotal, discount, shipping fee and total (minor units) of the order with `items`; its
+    coupon must still qualify."""
+    lines = [{"product_id": it["product_id"], "line_total": it["unit_price"] * it["quantity"]}
+             for it in items]
+    subtotal, discount, free = sum(line["line_total"] for line in lines), 0, False
+    if order["coupon_code"]:
+        coupon = s["coupons"].get(order["coupon_code"])
+        spend = eligible_spend(s, coupon, lines)
+        if spend < coupon["min_spend"] or (coupon["category"] and spend == 0):
+            raise ToolError(f"the change takes order {order['order_id']} below what coupon "
+                            f"{coupon['code']} needs ({money.fmt(spend, money.currency_of(s))} "
+                            "eligible); keep more items, or cancel the order and order again")
+        discount, free = discount_for(s, coupon, lines), coupon["kind"] == "free_shipping"
+    fee, total = order_totals(subtotal, discount, free, money.currency_of(s))
+    return {"subtotal": subtotal, "discount": discount, "shipping_fee": fee, "total": total}
 
 
 @DOMAIN.tool(read_only=False)

@@ -1,5 +1,5 @@
 """team_chat: a team chat workspace (member directory, public and private channels, direct
-messages, threads, reactions, message search).
+messages, threads, message search; messages keep the reactions they were seeded with).
 
 The user is the world's principal. Every world person is a member whose member id is their
 world person id (e.g. 'p_004'), with the same name and email, so someone found on crm or email
@@ -33,10 +33,10 @@ EXAMPLES: list[tuple[str, dict]] = [
                              "today to go over the Atlas migration?"}),
     ("edit_message", {"message_id": "msg_0023", "text": "The new dashboard is live, feedback "
                       "welcome in this thread."}),
-    ("add_reaction", {"message_id": "msg_0618", "emoji": "tada"}),
     ("search_messages", {"query": "staging", "channel_id": "ch_0004"}),
     ("search_messages", {"query": "dashboard", "sender_id": "p_001", "limit": 5}),
     ("delete_message", {"message_id": "msg_0573"}),
+    ("leave_channel", {"channel_id": "ch_0007"}),
 ]
 
 __all__ = ["DOMAIN", "EXAMPLES"]

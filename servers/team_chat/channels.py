@@ -1,5 +1,5 @@
 """team_chat tools about people and conversations: member directory, channel list, creating
-channels and inviting members."""
+channels, joining or inviting members, and leaving."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from servers.team_chat.common import (
     readable_channel,
 )
 
+GENERAL = "general"  # the workspace-wide channel everyone stays in (as Slack's #general)
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,79}")
 MemberIds = Annotated[list[str], Arg("Member ids, e.g. ['p_004', 'p_017'] (from search_members)",
                                      min_length=1, max_length=50)]
@@ -137,3 +138,26 @@ def invite_to_channel(s: State, channel_id: ChannelId, member_ids: MemberIds) ->
                         "who are not members yet (search_members with channel_id lists them)")
     row = s["channels"].update(channel_id, member_ids=sorted([*ch["member_ids"], *ids]))
     return {"channel": channel_out(s, row), "added_member_ids": ids}
+
+
+@DOMAIN.tool(read_only=False)
+def leave_channel(s: State, channel_id: ChannelId) -> Channel:
+    """Leave a channel you belong to: it drops out of your joined channels, and a private one
+    can no longer be read. Rejoin a public channel with invite_to_channel and your own member
+    id; a private one needs a member to invite you back."""
+    ch = s["channels"].get(channel_id)
+    uid = me(s)
+    if ch["kind"] == "dm":
+        raise ToolError(f"{channel_id!r} is a direct-message conversation; it cannot be left")
+    if uid not in ch["member_ids"]:
+        raise ToolError(f"you are not a member of #{ch['name']} ({channel_id}); "
+                        "list_channels with joined_only=true shows the channels you are in")
+    if ch["name"] == GENERAL:
+        raise ToolError(f"#{GENERAL} ({channel_id}) is the workspace-wide channel; every member "
+                        "stays in it")
+    if ch["kind"] == "private" and ch["member_ids"] == [uid]:
+        raise ToolError(f"you are the last member of private channel #{ch['name']} "
+                        f"({channel_id}); invite someone first, or it would be left empty")
+    row = s["channels"].update(channel_id,
+                               member_ids=[m for m in ch["member_ids"] if m != uid])
+    return channel_out(s, row)

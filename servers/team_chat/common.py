@@ -1,5 +1,5 @@
 """team_chat: the domain object, output shapes, argument types and helpers shared by the tool
-modules (people.py: members and channels; messages.py: messages, reactions, search)."""
+modules (channels.py: members and channels; messages.py: messages and search)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.team_chat.seed import EMOJIS, build
+from servers.team_chat.seed import build
 
 DOMAIN = Domain("team_chat", "A team chat workspace: member directory, public and private "
-                "channels, direct messages, threads, reactions and message search.", build)
+                "channels (joining, inviting, leaving), direct messages, threads and message "
+                "search.", build)
 # fields stamped from the session clock: left out of clock-free state comparisons
 DOMAIN.clock_fields = {"messages": ("sent_at", "edited_at"), "channels": ("created_at",)}
 
@@ -169,13 +170,3 @@ def clean_text(text: str) -> str:
     if not body:
         raise ToolError("text must not be blank; write the message")
     return body
-
-
-def emoji_name(emoji: str) -> str:
-    """'thumbsup', ':thumbsup:' and '+1' all name the same emoji; unknown names are refused."""
-    name = emoji.strip().strip(":").lower()
-    name = {"+1": "thumbsup", "thumbs_up": "thumbsup", "check": "white_check_mark",
-            "laughing": "joy", "party": "tada"}.get(name, name)
-    if name not in EMOJIS:
-        raise ToolError(f"unknown emoji {emoji!r}; use one of: {', '.join(EMOJIS)}")
-    return name

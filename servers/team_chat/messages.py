@@ -1,5 +1,5 @@
 """team_chat tools about messages: history and threads, posting, direct messages, edits,
-deletions, reactions and search."""
+deletions and search."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from servers.team_chat.common import (
     Text,
     can_read,
     clean_text,
-    emoji_name,
     me,
     message_out,
     now,
@@ -139,29 +138,6 @@ def delete_message(s: State, message_id: MessageId) -> DeleteResult:
     s["messages"].delete(message_id)
     return {"message_id": message_id, "channel_id": msg["channel_id"], "deleted": True,
             "removed_replies": len(replies)}
-
-
-@DOMAIN.tool(read_only=False)
-def add_reaction(
-        s: State, message_id: MessageId,
-        emoji: Annotated[str, Arg("Emoji name, e.g. 'thumbsup', 'tada', 'eyes' (colons "
-                                  "optional)", min_length=1, max_length=40)]) -> Message:
-    """React to a message with an emoji."""
-    msg = visible_message(s, message_id)
-    name = emoji_name(emoji)
-    uid = me(s)
-    reactions: list[dict] = []
-    found = False
-    for r in msg["reactions"]:
-        if r["emoji"] == name:
-            if uid in r["member_ids"]:
-                raise ToolError(f"you already reacted with :{name}: to message {message_id!r}")
-            r = {"emoji": name, "member_ids": sorted([*r["member_ids"], uid])}
-            found = True
-        reactions.append(r)
-    if not found:
-        reactions.append({"emoji": name, "member_ids": [uid]})
-    return message_out(s, s["messages"].update(message_id, reactions=reactions))
 
 
 @DOMAIN.tool(read_only=True)

@@ -48,6 +48,7 @@ from servers.trading.generate import (
 )
 from servers.trading.schemas import (
     Account,
+    Deposit,
     MarketStatus,
     Order,
     OrderList,
@@ -61,14 +62,18 @@ from servers.trading.schemas import (
     SymbolList,
     TimeInForce,
     TradeList,
+    Transfer,
     Watchlist,
     WatchlistList,
 )
 
+MAX_DEPOSIT_USD = 250_000  # the most one deposit may be, scaled to the world's currency
+
 DOMAIN = Domain("trading", "Brokerage account: quotes, positions, orders, trades, watchlists.",
                 build)
 # fields stamped from the session clock: left out of clock-free state comparisons
-DOMAIN.clock_fields = {"orders": ("created_at", "updated_at"), "trades": ("executed_at",)}
+DOMAIN.clock_fields = {"orders": ("created_at", "updated_at"), "trades": ("executed_at",),
+                       "transfers": ("created_at",)}
 
 
 
@@ -121,16 +126,41 @@ def get_quote(s: State, symbol: Symbol) -> Quote:
 
 @DOMAIN.tool(read_only=True)
 def get_account_summary(s: State) -> Account:
-    """Show the account's cash, buying power (cash not held for open buy orders) and equity."""
+    """Show the account's cash, buying power (cash not held for open buy orders), equity and
+    its cash transfers (deposits), most recent first."""
     held = [_held(s, r) for r in s["positions"].rows()]
     value, cash = sum(m["value"] for m in held), s.var("cash")
+    transfers = sorted(s["transfers"].rows(), key=lambda r: r["transfer_id"], reverse=True)
     return {"account_id": s.var("account_id"), "owner_name": s.var("owner_name"),
             "currency": money.currency_of(s), "cash": _out(s, cash),
             "buying_power": _out(s, _buying_power(s)), "positions_value": _out(s, value),
             "equity": _out(s, cash + value),
             "unrealized_pl": _out(s, sum(m["pl"] for m in held)),
             "day_change": _out(s, sum(m["day"] for m in held)),
-            "open_orders": len(s["orders"].rows(lambda o: o["status"] == "open"))}
+            "open_orders": len(s["orders"].rows(lambda o: o["status"] == "open")),
+            "transfers": [_transfer(s, r) for r in transfers]}
+
+
+def _transfer(s: State, row: dict) -> Transfer:
+    return {**row, "amount": _out(s, row["amount"]), "currency": money.currency_of(s)}
+
+
+@DOMAIN.tool(read_only=False)
+def deposit_funds(s: State, amount: Annotated[float, Arg(
+        "Cash to move in from the user's linked bank account, in the account's currency "
+        "(see get_account_summary) with at most its decimals", minimum=0.01)]) -> Deposit:
+    """Deposit cash into the brokerage account from the linked bank account; the cash and
+    buying power rise at once and the deposit shows in get_account_summary's transfers."""
+    minor, cur = money.amount_in(s, amount), money.currency_of(s)
+    cap = money.limit(s, MAX_DEPOSIT_USD)
+    if not 0 < minor <= cap:
+        raise ToolError(f"amount {amount} is out of range; deposit more than 0 and at most "
+                        f"{money.fmt(cap, cur)} at a time")
+    row = s["transfers"].insert({"transfer_id": s.next_id("trf"), "kind": "deposit",
+                                 "amount": minor, "created_at": _tick(s)})
+    s.set_var("cash", s.var("cash") + minor)
+    return {"transfer": _transfer(s, row), "cash": _out(s, s.var("cash")),
+            "buying_power": _out(s, _buying_power(s)), "currency": cur}
 
 
 @DOMAIN.tool(read_only=True)
@@ -235,13 +265,6 @@ def list_orders(
 
 
 @DOMAIN.tool(read_only=True)
-def get_order(s: State, order_id: Annotated[str, Arg(
-        "Order id, e.g. 'ord_0007' (from list_orders or place_order)")]) -> Order:
-    """Get one order's details and status (open, filled or cancelled)."""
-    return _order(s, s["orders"].get(order_id))
-
-
-@DOMAIN.tool(read_only=True)
 def list_trades(
         s: State,
         symbol: Annotated[str | None, Arg("Only trades in this ticker symbol")] = None,
@@ -304,7 +327,7 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("get_account_summary", {}),
     ("list_positions", {}),
     ("list_orders", {"status": "open"}),
-    ("get_order", {"order_id": "ord_0042"}),
+    ("deposit_funds", {"amount": 2500}),
     ("place_order", {"symbol": "AAPL", "side": "buy", "quantity": 5}),
     ("place_order", {"symbol": "KO", "side": "buy", "quantity": 10, "order_type": "limit",
                      "limit_price": 55.0, "time_in_force": "gtc"}),

@@ -166,6 +166,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
             rng.sample([x for x in symbols if stocks.get(x)["sector"] == "Technology"], 4))},
         {"watchlist_id": "wl_003", "name": "Dividend", "symbols": sorted(
             rng.sample(["KO", "JNJ", "XOM", "JPM", "WMT", "V"], 3))}])
+    # cash moved into the account in the session (deposit_funds); none at generation
+    s.table("transfers", key="transfer_id", kind="cash transfer",
+            hint="get_account_summary lists the account's transfers")
 
 
 def apply_fill(s: State, order_id: str, symbol: str, side: str, qty: int, price: int,

@@ -55,6 +55,14 @@ class MarketStatus(TypedDict):
     exchanges: list[str]
 
 
+class Transfer(TypedDict):
+    transfer_id: str
+    kind: str
+    amount: float
+    currency: str
+    created_at: str
+
+
 class Account(TypedDict):
     account_id: str
     owner_name: str
@@ -66,6 +74,14 @@ class Account(TypedDict):
     unrealized_pl: float
     day_change: float
     open_orders: int
+    transfers: list[Transfer]
+
+
+class Deposit(TypedDict):
+    transfer: Transfer
+    cash: float
+    buying_power: float
+    currency: str
 
 
 class Position(TypedDict):

@@ -18,6 +18,12 @@ from tests.servers.money_ops import SEEDS
 rt = runtime_fixture(DOMAIN)
 
 
+def _account(rt: Runtime, account_id: str) -> dict:
+    """The account as search_accounts shows it."""
+    found = ok(rt, "search_accounts", {"limit": 100})["accounts"]
+    return next(a for a in found if a["account_id"] == account_id)
+
+
 def _dec(x: float) -> Decimal:
     return Decimal(repr(x))
 
@@ -47,7 +53,7 @@ def test_stage_moves_follow_the_sales_process_and_winning_makes_a_customer(rt):
     for stage in ("qualification", "proposal", "negotiation", "closed_won"):
         deal = ok(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": stage})
     assert deal["probability"] == 100 and deal["closed_at"] and deal["close_date"] == "2026-06-15"
-    account = ok(rt, "get_account", {"account_id": deal["account_id"]})["account"]
+    account = _account(rt, deal["account_id"])
     assert account["type"] == "customer"
     contact = ok(rt, "get_contact", {"contact_id": deal["primary_contact_id"]})["contact"]
     assert contact["lifecycle_stage"] == "customer"
@@ -117,7 +123,7 @@ def test_logging_activities_checks_links_and_updates_last_contacted(rt):
                                     "outcome": "connected", "duration_minutes": 15})
     contact = ok(rt, "get_contact", {"contact_id": "p_004"})["contact"]
     assert contact["last_contacted_at"] == call["occurred_at"]
-    listed = ok(rt, "list_activities", {"deal_id": "dl_0004"})["activities"]
+    listed = ok(rt, "get_deal", {"deal_id": "dl_0004"})["activities"]
     assert listed[0]["activity_id"] == call["activity_id"]
 
 
@@ -190,3 +196,94 @@ def test_pipeline_reconciles_with_deals_after_1000_random_operations(seed):
     assert sum(money_ops.minor(st["amount"], cur) for st in summary["stages"]) == sum(
         d["amount"] for d in deals)
     assert money.currency_of(s) == summary["currency"] == cur
+
+
+# ------------------------------------------------------------------ create_account / contact
+
+
+def _state(rt: Runtime):
+    return rt.session(None).state
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_created_account_and_contact_are_found_by_search_and_get_and_can_hold_deals(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    cur = make_world(seed).currency
+    revenue = money.to_major(money.seed(1_500_000, cur), cur)
+    account = ok(rt, "create_account", {"name": "Harbor Analytics", "domain": "Harbor.io",
+                                        "industry": "data", "city": "lisbon",
+                                        "employees": 60, "annual_revenue": revenue})
+    aid = account["account_id"]
+    assert aid not in {c.id for c in make_world(seed).companies}  # a new id, not a world one
+    assert (account["city"], account["country"], account["domain"]) == (
+        "Lisbon", "Portugal", "harbor.io")
+    assert account["annual_revenue"] == revenue and account["currency"] == cur
+    assert account["owner_id"] == _state(rt).var("user_id") and account["type"] == "prospect"
+    assert _account(rt, aid) == account
+    found = ok(rt, "search_accounts", {"query": "harbor analytics"})["accounts"]
+    assert [a["account_id"] for a in found] == [aid]
+
+    contact = ok(rt, "create_contact", {"first_name": "Mia", "last_name": "Chen",
+                                        "email": "Mia.Chen@harbor.io", "account_id": aid,
+                                        "title": "Head of Data"})
+    cid = contact["contact_id"]
+    assert contact["email"] == "mia.chen@harbor.io" and contact["owner_id"] == account["owner_id"]
+    assert contact["account_name"] == "Harbor Analytics"
+    assert contact["lifecycle_stage"] == "lead" and contact["city"] == "Lisbon"
+    assert ok(rt, "get_contact", {"contact_id": cid})["contact"] == contact
+    by_account = ok(rt, "search_contacts", {"account_id": aid})["contacts"]
+    assert [c["contact_id"] for c in by_account] == [cid]
+    assert _account(rt, aid)["contact_count"] == 1
+    deal = ok(rt, "create_deal", {"account_id": aid, "name": "Harbor - Pilot",
+                                  "amount": money.to_major(money.seed(20_000, cur), cur),
+                                  "close_date": "2026-08-01", "primary_contact_id": cid})
+    assert ok(rt, "get_contact", {"contact_id": cid})["open_deals"][0]["deal_id"] == \
+        deal["deal_id"]
+    log = ok(rt, "log_activity", {"kind": "call", "subject": "Intro call", "contact_id": cid})
+    assert ok(rt, "get_contact", {"contact_id": cid})["contact"]["last_contacted_at"] == \
+        log["occurred_at"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_create_contact_refuses_duplicates_unknown_and_internal_accounts(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s = _state(rt)
+    taken = s["contacts"].rows()[0]
+    account = next(a for a in s["accounts"].rows() if a["type"] != "internal")
+    internal = next(a for a in s["accounts"].rows() if a["type"] == "internal")
+    base = {"first_name": "Ana", "last_name": "Lima", "email": "ana.lima@example.com",
+            "account_id": account["account_id"]}
+    fails(rt, "create_contact", {**base, "email": taken["email"].upper()},
+          f"already the email of contact {taken['contact_id']}")
+    fails(rt, "create_contact", {**base, "account_id": "co_999"}, "no account with id 'co_999'")
+    fails(rt, "create_contact", {**base, "account_id": internal["account_id"]},
+          "internal account")
+    customer = next(c for c in s["contacts"].ids() if c not in s["reps"])
+    fails(rt, "create_contact", {**base, "owner_id": customer}, f"no sales rep with id "
+          f"{customer!r}")
+    fails(rt, "create_contact", {**base, "first_name": "  "}, "first_name must not be blank")
+    made = ok(rt, "create_contact", base)
+    fails(rt, "create_contact", {**base, "first_name": "Anna"}, made["contact_id"])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_create_account_refuses_duplicates_and_places_it_cannot_resolve(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    existing = _state(rt)["accounts"].rows()[0]
+    base = {"name": "Nimbus Labs", "domain": "nimbus-labs.dev", "industry": "software",
+            "city": "Berlin"}
+    fails(rt, "create_account", {**base, "name": existing["name"].lower()},
+          f"account {existing['account_id']}", "already has that name or domain")
+    fails(rt, "create_account", {**base, "domain": existing["domain"]},
+          existing["account_id"])
+    fails(rt, "create_account", {**base, "city": "Springfield"}, "country of 'Springfield'")
+    cur = make_world(seed).currency
+    if cur == "JPY":
+        fails(rt, "create_account", {**base, "annual_revenue": 10.5}, "more decimals")
+    else:
+        fails(rt, "create_account", {**base, "annual_revenue": 10.005}, "more decimals")
+    fails(rt, "create_account", {**base, "owner_id": "p_999"}, "p_999")
+    made = ok(rt, "create_account", {**base, "city": "Springfield", "country": "USA"})
+    assert (made["city"], made["country"], made["employees"], made["annual_revenue"]) == (
+        "Springfield", "USA", None, None)
+    fails(rt, "create_account", base, made["account_id"])

@@ -108,3 +108,49 @@ def test_wallet_reconciles_with_payments_after_1000_random_operations(seed):
     assert s.var("balance") == opening - paid_out - refunded >= 0
     cur = make_world(seed).currency
     assert ok(rt, "get_wallet", {})["balance"] == money.to_major(s.var("balance"), cur)
+
+
+# ------------------------------------------------------------------ cancel_request
+
+
+def _requests(rt: Runtime, direction: str, status: str) -> list[dict]:
+    return [r for r in state(rt)["requests"].rows()
+            if r["direction"] == direction and r["status"] == status]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_cancelled_request_is_listed_as_cancelled_and_can_no_longer_be_paid(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    made = ok(rt, "request_payment", {"contact_id": state(rt)["contacts"].ids()[0],
+                                      "amount": 10, "note": "tickets"})
+    for req_id in (made["request_id"], _requests(rt, "outgoing", "pending")[0]["request_id"]):
+        out = ok(rt, "cancel_request", {"request_id": req_id})
+        assert out["status"] == "cancelled" and out["currency"] == money.currency_of(state(rt))
+        listed = ok(rt, "list_payment_requests", {"status": "cancelled"})["requests"]
+        assert req_id in [r["request_id"] for r in listed]
+        pending = ok(rt, "list_payment_requests", {"status": "pending"})["requests"]
+        assert req_id not in [r["request_id"] for r in pending]
+        fails(rt, "cancel_request", {"request_id": req_id}, req_id, "already cancelled")
+        fails(rt, "respond_to_request", {"request_id": req_id, "action": "pay"}, req_id)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_cancel_request_refuses_incoming_settled_and_unknown_requests(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    incoming = _requests(rt, "incoming", "pending")[0]["request_id"]
+    fails(rt, "cancel_request", {"request_id": incoming}, incoming, "respond_to_request")
+    for status in ("paid", "declined"):
+        settled = _requests(rt, "outgoing", status)
+        if settled:
+            rid = settled[0]["request_id"]
+            fails(rt, "cancel_request", {"request_id": rid}, f"already {status}",
+                  "only pending")
+    fails(rt, "cancel_request", {"request_id": "req_9999"}, "no payment request with id "
+          "'req_9999'", "list_payment_requests")
+
+
+def test_get_wallet_lists_every_linked_method_with_the_default_marked(rt):
+    wallet = ok(rt, "get_wallet", {})
+    assert [m["method_id"] for m in wallet["methods"]] == state(rt)["methods"].ids()
+    assert [m["method_id"] for m in wallet["methods"] if m["is_default"]] == [
+        wallet["default_method_id"]]

@@ -189,6 +189,9 @@ def _makers() -> dict:
         "checkout": lambda rng, s: {"address_id": "addr_0001", "payment_method_id": rng.choice(
             ["pm_0001", "pm_0004", "pm_0004", "pm_0003"])},
         "cancel_order": lambda rng, s: {"order_id": order(rng, s), "reason": "other"},
+        "update_order": lambda rng, s: {
+            "order_id": (o := order(rng, s)), "quantity": rng.randint(0, 3),
+            "item_id": rng.choice(s["orders"].get(o)["items"])["item_id"]},
         "request_return": lambda rng, s: {
             "order_id": (o := order(rng, s)),
             "item_ids": [s["orders"].get(o)["items"][0]["item_id"]], "reason": "wrong item"},
@@ -215,7 +218,134 @@ def test_gift_card_and_orders_reconcile_after_1000_random_operations(seed):
     assert s["payment_methods"].get("pm_0004")["balance"] == opening - spent >= 0
     for r in s["returns"].rows():
         assert r["refund_amount"] == sum(i["refund"] for i in r["items"])
+    # each order's total is what the last call that set it (checkout or update_order) showed
+    last: dict[str, float] = {}
     for tool, _args, result in done:
         if tool == "checkout":
-            assert money_ops.minor(result["total"], cur) == s["orders"].get(
-                result["order_id"])["total"]
+            last[result["order_id"]] = result["total"]
+        elif tool == "update_order":
+            last[result["order"]["order_id"]] = result["order"]["total"]
+    assert any(tool == "update_order" for tool, _a, _r in done)
+    for oid, total in last.items():
+        assert money_ops.minor(total, cur) == s["orders"].get(oid)["total"]
+
+
+# ------------------------------------------------------------------ update_order
+
+
+def _new_order(rt: Runtime, method: str = "pm_0001", n: int = 2) -> dict:
+    """A fresh pending order of one unit each of the n cheapest in-stock items."""
+    s = rt.session(None).state
+    if s["cart"].ids():
+        ok(rt, "clear_cart", {})  # the seeded cart's lines would join the order
+    cheap = sorted((v for v in s["variants"].rows() if v["stock"] >= 5),
+                   key=lambda v: (v["price"], v["item_id"]))[:n]
+    for v in cheap:
+        ok(rt, "add_to_cart", {"item_id": v["item_id"]})
+    address = ok(rt, "list_addresses", {})["addresses"][0]["address_id"]
+    return ok(rt, "checkout", {"address_id": address, "payment_method_id": method})
+
+
+def _lines(order: dict) -> dict[str, int]:
+    return {it["item_id"]: it["quantity"] for it in order["items"]}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_update_order_changes_a_quantity_moves_stock_and_settles_the_difference(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = rt.session(None).state, make_world(seed).currency
+    order = _new_order(rt)
+    oid, (first, second) = order["order_id"], list(_lines(order))
+    card0, stock0 = s["payment_methods"].get("pm_0004")["balance"], _stock(rt, first)
+    out = ok(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 2})
+    assert _lines(out["order"]) == {first: 2, second: 1} == _lines(ok(
+        rt, "get_order", {"order_id": oid}))
+    assert _stock(rt, first) == stock0 - 1
+    row = s["orders"].get(oid)
+    assert row["subtotal"] == sum(it["unit_price"] * it["quantity"] for it in row["items"])
+    assert row["total"] == row["subtotal"] - row["discount"] + row["shipping_fee"]
+    change = money_ops.minor(out["total_change"], cur)
+    assert change == row["total"] - money_ops.minor(order["total"], cur) > 0
+    assert s["payment_methods"].get("pm_0004")["balance"] == card0  # the Visa was charged
+    # removing a line puts its units back in stock and lowers the total
+    before = s["orders"].get(oid)["total"]
+    stock2 = _stock(rt, second)
+    out = ok(rt, "update_order", {"order_id": oid, "item_id": second, "quantity": 0})
+    assert _lines(out["order"]) == {first: 2} and _stock(rt, second) == stock2 + 1
+    assert money_ops.minor(out["total_change"], cur) == s["orders"].get(oid)["total"] - before
+    listed = ok(rt, "list_orders", {"status": "pending"})["orders"]
+    assert next(o for o in listed if o["order_id"] == oid)["item_count"] == 2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_update_order_changes_the_shipping_address_of_a_pending_order(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s = rt.session(None).state
+    pending = s["orders"].rows(lambda o: o["status"] == "pending")[0]
+    other = next(a for a in s["addresses"].rows()
+                 if a["address_id"] != pending["address"]["address_id"])
+    out = ok(rt, "update_order", {"order_id": pending["order_id"],
+                                  "address_id": other["address_id"]})
+    assert out["total_change"] == 0 and out["order"]["items"] == ok(
+        rt, "get_order", {"order_id": pending["order_id"]})["items"]
+    shown = ok(rt, "get_order", {"order_id": pending["order_id"]})["shipping_address"]
+    assert shown["address_id"] == other["address_id"]
+    fails(rt, "update_order", {"order_id": pending["order_id"],
+                               "address_id": other["address_id"]}, "already ships to")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_update_order_refuses_orders_past_pending_and_bad_changes(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s = rt.session(None).state
+    home = s["addresses"].ids()[0]
+    for status in ("processing", "shipped", "delivered", "cancelled"):
+        o = s["orders"].rows(lambda o, st=status: o["status"] == st)[0]
+        fails(rt, "update_order", {"order_id": o["order_id"], "address_id": home},
+              f"order {o['order_id']} is {status}", "only pending orders")
+    fails(rt, "update_order", {"order_id": "ord_9999", "address_id": home},
+          "no order with id 'ord_9999'")
+    order = _new_order(rt)
+    oid, (first, second) = order["order_id"], list(_lines(order))
+    fails(rt, "update_order", {"order_id": oid, "address_id": "addr_9999"}, "addr_9999")
+    fails(rt, "update_order", {"order_id": oid}, "nothing to change")
+    fails(rt, "update_order", {"order_id": oid, "quantity": 1}, "go together")
+    stranger = next(v["item_id"] for v in s["variants"].rows()
+                    if v["item_id"] not in (first, second))
+    fails(rt, "update_order", {"order_id": oid, "item_id": stranger, "quantity": 1},
+          f"item {stranger!r} is not in order {oid}")
+    fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 1},
+          "already has 1")
+    stock = _stock(rt, first)
+    if stock + 2 <= 10:
+        fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": stock + 2},
+              f"only {stock} more unit(s)")
+    ok(rt, "update_order", {"order_id": oid, "item_id": second, "quantity": 0})
+    fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 0},
+          "only item", "cancel_order")
+    ok(rt, "cancel_order", {"order_id": oid, "reason": "other"})
+    fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 1},
+          "is cancelled", "only pending orders")
+
+
+def test_a_gift_card_order_is_charged_or_refunded_the_difference_or_refused():
+    covered = refused = 0
+    for seed in SEEDS:
+        rt = Runtime(DOMAIN, default_seed=seed)
+        s = rt.session(None).state
+        order = _new_order(rt, "pm_0004", n=1)
+        oid, item = order["order_id"], order["items"][0]["item_id"]
+        card = s["payment_methods"].get("pm_0004")["balance"]
+        total = s["orders"].get(oid)["total"]
+        args = {"order_id": oid, "item_id": item, "quantity": 2}
+        if rt.call("update_order", args).ok:
+            covered += 1
+            extra = s["orders"].get(oid)["total"] - total
+            assert extra > 0 and s["payment_methods"].get("pm_0004")["balance"] == card - extra
+            ok(rt, "update_order", {**args, "quantity": 1})  # refunded to the card
+            assert s["payment_methods"].get("pm_0004")["balance"] == card
+            assert s["orders"].get(oid)["total"] == total
+        else:
+            refused += 1
+            fails(rt, "update_order", args, "gift card balance", "does not cover")
+    assert covered and refused  # the seeds exercise both

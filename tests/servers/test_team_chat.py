@@ -1,12 +1,16 @@
 """Domain behaviour of the team_chat server (seed 0): the directory mirrors the world, private
-channels stay private, membership rules, DMs, ownership of edits and deletes, reactions."""
+channels stay private, membership rules (joining, inviting, leaving), DMs, ownership of edits
+and deletes, threads."""
 
 from __future__ import annotations
+
+import pytest
 
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.team_chat import DOMAIN
 from tests.servers.common import fails, ok, runtime_fixture, state
+from tests.servers.money_ops import SEEDS
 
 USER = "p_001"  # world.user at seed 0
 
@@ -108,7 +112,7 @@ def test_only_own_messages_can_be_edited_or_deleted(rt):
     assert out["removed_replies"] == n_replies and len(s["messages"]) == before - 1 - n_replies
 
 
-def test_threads_and_reactions(rt):
+def test_threads(rt):
     elsewhere = next(m for m in state(rt)["messages"].rows() if m["channel_id"] != "ch_0004")
     reply = fails(rt, "post_message", {"channel_id": "ch_0004", "text": "x",
                                         "parent_message_id": elsewhere["message_id"]},
@@ -122,9 +126,70 @@ def test_threads_and_reactions(rt):
     thread = ok(rt, "get_channel_history", {"channel_id": "ch_0004",
                                              "parent_message_id": parent["message_id"]})
     assert [m["message_id"] for m in thread["messages"]] == [child["message_id"]]
-    msg = ok(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": ":+1:"})
-    assert msg["reactions"] == [{"emoji": "thumbsup", "count": 1, "member_ids": [USER]}]
-    fails(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": "thumbsup"},
-           "already reacted")
-    fails(rt, "add_reaction", {"message_id": parent["message_id"], "emoji": "unicorn_x"},
-           "unknown emoji")
+
+
+# ------------------------------------------------------------------ leave_channel
+
+
+def _joined(rt: Runtime, kind: str) -> dict:
+    """A channel of `kind` the user is in with others, other than #general."""
+    me = state(rt).var("user_id")
+    return next(c for c in state(rt)["channels"].rows()
+                if c["kind"] == kind and me in c["member_ids"] and c["name"] != "general"
+                and len(c["member_ids"]) > 1)
+
+
+def _ids(channels: list[dict]) -> set[str]:
+    return {c["channel_id"] for c in channels}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_leaving_a_public_channel_drops_it_from_your_channels_and_you_can_rejoin(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    me = state(rt).var("user_id")
+    ch = _joined(rt, "public")
+    cid = ch["channel_id"]
+    left = ok(rt, "leave_channel", {"channel_id": cid})
+    assert not left["is_member"] and left["member_count"] == len(ch["member_ids"]) - 1
+    assert cid not in _ids(ok(rt, "list_channels", {"joined_only": True})["channels"])
+    members = ok(rt, "search_members", {"channel_id": cid, "limit": 200})["members"]
+    assert me not in {m["member_id"] for m in members}
+    assert ok(rt, "get_channel_history", {"channel_id": cid})["messages"]  # public: readable
+    fails(rt, "leave_channel", {"channel_id": cid}, "not a member", cid)
+    back = ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [me]})["channel"]
+    assert back["is_member"] and state(rt)["channels"].get(cid)["member_ids"] == \
+        ch["member_ids"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_leaving_a_private_channel_makes_it_unreadable(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    ch = _joined(rt, "private")
+    cid = ch["channel_id"]
+    assert ok(rt, "get_channel_history", {"channel_id": cid})["channel_id"] == cid
+    ok(rt, "leave_channel", {"channel_id": cid})
+    assert cid not in _ids(ok(rt, "list_channels", {"kind": "private"})["channels"])
+    fails(rt, "get_channel_history", {"channel_id": cid}, "private and you are not a member")
+    fails(rt, "post_message", {"channel_id": cid, "text": "hello?"}, "not a member")
+    fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [
+        state(rt).var("user_id")]}, "ask one of its members to invite you")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_leave_channel_refuses_general_dms_channels_you_are_not_in_and_the_last_member(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, me = state(rt), state(rt).var("user_id")
+    general = next(c for c in s["channels"].rows() if c["name"] == "general")
+    fails(rt, "leave_channel", {"channel_id": general["channel_id"]}, "#general",
+          "workspace-wide")
+    dm = next(c for c in s["channels"].rows() if c["kind"] == "dm")
+    fails(rt, "leave_channel", {"channel_id": dm["channel_id"]}, "direct-message")
+    outside = next(c for c in s["channels"].rows()
+                   if c["kind"] == "public" and me not in c["member_ids"])
+    fails(rt, "leave_channel", {"channel_id": outside["channel_id"]}, "not a member",
+          outside["name"])
+    fails(rt, "leave_channel", {"channel_id": "ch_9999"}, "no channel with id 'ch_9999'")
+    alone = ok(rt, "create_channel", {"name": "solo-notes", "is_private": True})
+    fails(rt, "leave_channel", {"channel_id": alone["channel_id"]}, "last member")
+    ok(rt, "leave_channel", {"channel_id": ok(rt, "create_channel", {
+        "name": "solo-public"})["channel_id"]})  # a public channel may be left empty

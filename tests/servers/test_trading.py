@@ -195,6 +195,7 @@ def _makers() -> dict:
         "place_order": order,
         "cancel_order": lambda rng, s: {"order_id": rng.choice(s["orders"].ids())},
         "get_account_summary": lambda rng, s: {},
+        "deposit_funds": lambda rng, s: {"amount": money_ops.amount(rng, s, 1, 500)},
     }
 
 
@@ -219,6 +220,9 @@ def test_cash_and_positions_reconcile_with_trades_after_1000_random_operations(s
         removed = t["amount"] if sign > 0 else t["amount"] - t["realized_pl"]
         basis[t["symbol"]] = basis.get(t["symbol"], 0) + sign * removed
         qty[t["symbol"]] = qty.get(t["symbol"], 0) + sign * t["quantity"]
+    deposits = s["transfers"].rows()
+    assert deposits and all(d["kind"] == "deposit" for d in deposits)
+    flow += sum(d["amount"] for d in deposits)
     assert s.var("cash") == cash0 + flow
     held = {p["symbol"]: (p["quantity"], p["cost_basis"]) for p in s["positions"].rows()}
     assert held == {k: (q, basis[k]) for k, q in qty.items() if q}
@@ -227,3 +231,53 @@ def test_cash_and_positions_reconcile_with_trades_after_1000_random_operations(s
     cur = make_world(seed).currency
     assert money_ops.minor(summary["cash"], cur) == s.var("cash")
     assert summary["buying_power"] >= 0
+
+
+# ------------------------------------------------------------------ deposit_funds
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_deposit_raises_cash_and_buying_power_and_is_in_the_account_history(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    s, cur = rt.session(None).state, make_world(seed).currency
+    before = ok(rt, "get_account_summary")
+    cash0 = s.var("cash")
+    amount = money.to_major(money.seed(1234.5, cur), cur)
+    out = ok(rt, "deposit_funds", amount=amount)
+    minor = money_ops.minor(amount, cur)
+    assert s.var("cash") == cash0 + minor
+    assert out["transfer"]["kind"] == "deposit" and out["currency"] == cur
+    assert money_ops.minor(out["cash"], cur) == cash0 + minor
+    after = ok(rt, "get_account_summary")
+    assert _dec(after["buying_power"]) - _dec(before["buying_power"]) == _dec(amount)
+    assert after["transfers"] == [out["transfer"]] + before["transfers"]
+    second = ok(rt, "deposit_funds", amount=amount)
+    newest = ok(rt, "get_account_summary")["transfers"]
+    assert [t["transfer_id"] for t in newest[:2]] == [second["transfer"]["transfer_id"],
+                                                      out["transfer"]["transfer_id"]]
+    assert out["transfer"]["created_at"] < second["transfer"]["created_at"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_deposits_beyond_the_cap_or_the_currencys_decimals_change_nothing(seed):
+    rt = Runtime(DOMAIN, default_seed=seed)
+    cur = make_world(seed).currency
+    cap = money.to_major(money.seed(250_000, cur), cur)
+    common.fails(rt, "deposit_funds", {"amount": float(cap) * 2}, "out of range",
+                 money.fmt(money.seed(250_000, cur), cur))
+    fine = 0.001 if cur != "JPY" else 0.5
+    common.fails(rt, "deposit_funds", {"amount": 10 + fine}, f"more decimals than {cur}")
+    common.fails(rt, "deposit_funds", {"amount": 0}, "amount")
+    assert ok(rt, "get_account_summary")["transfers"] == []
+
+
+def test_a_deposit_lets_a_buy_through_that_buying_power_refused(rt):
+    power = ok(rt, "get_account_summary")["buying_power"]
+    price = ok(rt, "get_quote", symbol="AAPL")["price"]
+    shares = int(_dec(power) / _dec(price)) + 1
+    before = digest(rt)
+    assert not rt.call("place_order", {"symbol": "AAPL", "side": "buy",
+                                       "quantity": shares}).ok
+    assert digest(rt) == before
+    ok(rt, "deposit_funds", amount=float(_dec(price) * 2))
+    assert ok(rt, "place_order", symbol="AAPL", side="buy", quantity=shares)["trade"]

@@ -23,5 +23,5 @@ def test_exposed_names_match_episode_routes():
 
     names = asyncio.run(check())
     assert names[("payments", "search_contacts")] == "payments__search_contacts"
-    assert names[("payments", "list_payment_methods")] == "payments__list_payment_methods"
+    assert names[("shopping", "list_payment_methods")] == "list_payment_methods"
     assert names[("payments", "send_payment")] == "send_payment"
