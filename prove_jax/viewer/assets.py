@@ -104,6 +104,14 @@ FILTER_JS = """
     });
     el('shown').textContent = shown + ' of ' + eps.length + ' episodes shown';
   }
+  // A filter can come in the URL (page.html#failed=1&outcome=schema_error&min=0.5), so a
+  // link can point at "the failed ones of step 12".
+  var q = new URLSearchParams(location.hash.slice(1));
+  if (q.has('min')) { el('f-min').value = q.get('min'); }
+  if (q.has('max')) { el('f-max').value = q.get('max'); }
+  if (q.has('outcome')) { el('f-outcome').value = q.get('outcome'); }
+  if (q.has('finish')) { el('f-finish').value = q.get('finish'); }
+  el('f-failed').checked = q.get('failed') === '1';
   ['f-min', 'f-max', 'f-outcome', 'f-finish', 'f-failed'].forEach(function (id) {
     el(id).addEventListener('input', apply);
     el(id).addEventListener('change', apply);
