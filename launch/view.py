@@ -5,8 +5,16 @@
 DIR is a training workdir (episodes/step_NNNNNN.jsonl, metrics.jsonl): one page per step file,
 DIR/view/step_NNNNNN.html (--step=N: only that step), and DIR/view/index.html with the steps and
 the reward curve. Or an evaluation dir (episodes.jsonl, results.json): DIR/view/episodes.html
-and an index. A file too big for one page continues in step_NNNNNN.p2.html, ... (see
-prove_jax/viewer/pages.py). Mistakes end in one `error: ...` line and exit status 2.
+and an index. Mistakes end in one `error: ...` line and exit status 2.
+
+Size: pages, not lazy loading. Each page file is plain server-rendered HTML of at most ~6 MB
+(prove_jax/viewer/pages.py PAGE_BYTES); an episode file that needs more continues in
+step_NNNNNN.p2.html, p3, ... with prev/next links, a GRPO group kept on one page unless it alone
+is larger. 256 paper-length episodes (~100 KB of text each) make 8 pages of ~4.9 MB. Pages
+stay readable with scripts off and by any HTML parser (the tests parse them); the inline JS
+only filters the episodes of the page it is on (reward range, outcome, finish reason, failed
+only; also from the URL: step_000012.html#failed=1&outcome=schema_error). One text over 256 KB
+is shown cut, with its length.
 """
 
 from __future__ import annotations

@@ -50,6 +50,9 @@ def render_curve(series: dict[str, list[tuple[float, float]]], title: str) -> st
         points = " ".join(px(x, y) for x, y in series[key])
         parts.append(f'<polyline class="series" data-series="{esc(key)}" fill="none" '
                      f'stroke="{color}" stroke-width="{width}" points="{points}"/>')
+        if len(series[key]) <= 200:  # markers: a lone step is a point, not an empty line
+            parts += [f'<circle cx="{p.split(",")[0]}" cy="{p.split(",")[1]}" r="2.5" '
+                      f'fill="{color}"/>' for p in points.split()]
         parts.append(f'<text x="{_W - _PAD + 4}" y="{_PAD + 12 * n}" font-size="10" '
                      f'fill="{color}">{esc(key.removeprefix("reward/"))}</text>')
     return (f'<svg class="curve" width="{_W + 80}" '

@@ -135,9 +135,20 @@ def test_index_lists_steps_and_draws_the_curve(train_view):
     assert set(rows) == {"1", "3"}
     assert rows["3"].one("td", class_="mean-reward").text() == f"{(0.4125 + 0 + 0.5) / 3:.3f}"
     assert rows["3"].find_all("a", href="step_000003.html")
-    series = {n.attrs["data-series"] for n in index.find_all("polyline")}
-    assert series == {"reward/total", "reward/val"}
+    series = {n.attrs["data-series"]: n for n in index.find_all("polyline")}
+    assert set(series) == {"reward/total", "reward/val"}
+    assert len(series["reward/total"].attrs["points"].split()) == 2  # metrics of steps 1, 3
     assert (train_view / "step_000001.html").is_file()
+
+
+def test_without_metrics_the_curve_is_the_episode_mean(tmp_path):
+    run = rec.train_run(tmp_path / "run", {1: [rec.episode(step=1)], 2: [rec.episode(step=2)]},
+                        metrics=False)
+    assert view(f"--run={run}").returncode == 0
+    index = parse((run / "view" / "index.html").read_text(encoding="utf-8"))
+    assert "no metrics.jsonl" in index.text()
+    line = index.one("polyline", data_series="reward/total")
+    assert len(line.attrs["points"].split()) == 2
 
 
 def test_step_flag_writes_only_that_step(tmp_path):
