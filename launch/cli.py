@@ -1,7 +1,11 @@
-"""Command-line checks the entry points run before absl parses flags, so that the two mistakes
-a newcomer makes most (a config file that is not there, an override of a key the config does
-not have) end in one line naming the cause and the nearest valid choices, not in a traceback
-from ml_collections."""
+"""What every `launch` entry point shares on the command line: a usage error (bad flag, bad
+value, missing input, a config file that is not there, an override of a key the config does
+not have) ends in one `error: ...` line on stderr and exit status 2, as argparse does, never a
+traceback; failures at run time keep status 1.
+
+    app.run(main, flags_parser=parse_flags)   # absl's own errors: one line, status 2
+    usage_error("pass --workdir=RUN_DIR")     # the entry point's own checks
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,27 @@ import importlib.util
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+from absl import flags
 from ml_collections import ConfigDict
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
+
+
+def usage_error(message: str) -> NoReturn:
+    """One line on stderr, exit status 2 (a usage error, as argparse reports one)."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def parse_flags(argv: list[str]) -> list[str]:
+    """absl's flag parsing (for `app.run(flags_parser=)`), with its errors in one line and
+    status 2 instead of a usage dump and status 1."""
+    try:
+        return flags.FLAGS(argv)
+    except flags.Error as err:
+        usage_error("; ".join(line.strip() for line in str(err).splitlines() if line.strip()))
 
 
 def check_config_flags(argv: Sequence[str], flag: str = "config",
@@ -23,7 +43,7 @@ def check_config_flags(argv: Sequence[str], flag: str = "config",
     names a key the loaded config lacks; return quietly otherwise (absl then parses)."""
     problem = config_flag_problem(argv, flag, default)
     if problem is not None:
-        sys.exit(f"error: {problem}")
+        usage_error(problem)
 
 
 def config_flag_problem(argv: Sequence[str], flag: str = "config",

@@ -29,7 +29,7 @@ from typing import Any  # noqa: E402
 from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
-from launch.cli import check_config_flags  # noqa: E402
+from launch.cli import check_config_flags, parse_flags, usage_error  # noqa: E402
 
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
@@ -203,7 +203,7 @@ def main(argv: list[str]) -> None:
         results = asyncio.run(runner[c.eval.benchmark](c, chat,
                                                        lambda _: model_policy(c, chat)))
     except ValueError as err:  # bad data or settings found once loading starts
-        sys.exit(f"error: {err}")
+        usage_error(str(err))
     seconds = time.perf_counter() - start
     out = Path(c.eval.out_dir or Path(c.workdir or ".") / "eval" /
                f"{c.eval.benchmark}-{c.eval.policy}")
@@ -217,4 +217,4 @@ def main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     check_config_flags(sys.argv)
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

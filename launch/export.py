@@ -10,10 +10,11 @@ launch.sft) and restores only the parameters of the chosen Orbax step (default: 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from absl import app, flags
+
+from launch.cli import parse_flags, usage_error
 
 _WORKDIR = flags.DEFINE_string("workdir", None, "a training run's workdir")
 _OUT = flags.DEFINE_string("out", None, "where to write the Hugging Face checkpoint")
@@ -57,14 +58,14 @@ def export_run(workdir: str | Path, out: str | Path, step: int | None = None,
 def main(argv: list[str]) -> None:
     del argv
     if not _WORKDIR.value or not _OUT.value:
-        sys.exit("error: pass --workdir=RUN_DIR and --out=DIR")
+        usage_error("pass --workdir=RUN_DIR and --out=DIR")
     try:
         out, step = export_run(_WORKDIR.value, _OUT.value, _STEP.value, _DTYPE.value,
                                _SHARD.value)
     except (FileNotFoundError, ValueError) as err:
-        sys.exit(f"error: {err}")
+        usage_error(str(err))
     print(f"exported step {step} of {_WORKDIR.value} to {out}")
 
 
 if __name__ == "__main__":
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

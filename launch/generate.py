@@ -9,10 +9,11 @@ DIR is a Hugging Face checkpoint dir (ours, exported, or downloaded) with its to
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from absl import app, flags
+
+from launch.cli import parse_flags, usage_error
 
 _MODEL_DIR = flags.DEFINE_string("model_dir", None, "Hugging Face checkpoint dir", required=True)
 _PROMPT = flags.DEFINE_string("prompt", None, "text to complete", required=True)
@@ -29,7 +30,7 @@ def main(argv: list[str]) -> None:
     del argv
     model_dir = Path(_MODEL_DIR.value)
     if not model_dir.is_dir():
-        sys.exit(f"error: model directory {model_dir} does not exist")
+        usage_error(f"model directory {model_dir} does not exist")
     import transformers
 
     from prove_jax.checkpoint.hf import load_hf
@@ -38,7 +39,7 @@ def main(argv: list[str]) -> None:
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(model_dir)
     except (OSError, ValueError) as err:
-        sys.exit(f"error: no usable tokenizer in {model_dir}: {err}")
+        usage_error(f"no usable tokenizer in {model_dir}: {err}")
     model, cfg = load_hf(model_dir, dtype=_DTYPE.value)
     if _CHAT.value:
         text = tokenizer.apply_chat_template([{"role": "user", "content": _PROMPT.value}],
@@ -47,7 +48,7 @@ def main(argv: list[str]) -> None:
         text = _PROMPT.value
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     if not ids:
-        sys.exit("error: the prompt is empty after tokenization")
+        usage_error("the prompt is empty after tokenization")
     eos = cfg.eos_token_id
     stops = set(eos if isinstance(eos, tuple) else [] if eos is None else [eos])
     if tokenizer.eos_token_id is not None:
@@ -61,4 +62,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

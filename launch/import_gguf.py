@@ -17,6 +17,8 @@ from pathlib import Path
 
 from absl import app, flags
 
+from launch.cli import parse_flags, usage_error
+
 _GGUF = flags.DEFINE_string("gguf", None, "GGUF file (or pkg:PACKAGE/FILE)", required=True)
 _OUT = flags.DEFINE_string("out", None, "output checkpoint dir (replaced)", required=True)
 
@@ -29,9 +31,9 @@ def main(argv: list[str]) -> None:
     try:
         path = Path(package_path(_GGUF.value, what="--gguf"))
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        usage_error(str(err))
     if not path.is_file():
-        sys.exit(f"error: GGUF file {path} does not exist")
+        usage_error(f"GGUF file {path} does not exist")
     try:
         import gguf  # noqa: F401  (optional: requirements-gguf.txt)
     except ImportError:
@@ -42,10 +44,10 @@ def main(argv: list[str]) -> None:
     try:
         out = import_gguf(path, _OUT.value)
     except (GGUFImportError, ValueError, OSError) as err:
-        sys.exit(f"error: {path.name}: {err}")
+        usage_error(f"{path.name}: {err}")
     size = sum(f.stat().st_size for f in out.iterdir()) / 1e6
     print(f"{path.name} -> {out} ({size:,.0f} MB, {time.perf_counter() - start:.0f} s)")
 
 
 if __name__ == "__main__":
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

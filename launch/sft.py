@@ -23,7 +23,7 @@ from pathlib import Path  # noqa: E402
 from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
-from launch.cli import check_config_flags  # noqa: E402
+from launch.cli import check_config_flags, parse_flags  # noqa: E402
 
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
@@ -109,4 +109,4 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
 
 if __name__ == "__main__":
     check_config_flags(sys.argv)
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

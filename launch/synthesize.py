@@ -14,7 +14,7 @@ import sys
 from absl import app
 from ml_collections import config_flags
 
-from launch.cli import check_config_flags
+from launch.cli import check_config_flags, parse_flags, usage_error
 from launch.common import quiet_logs
 
 if __name__ == "__main__":  # a flag with a default parses the overrides as it is defined
@@ -31,7 +31,7 @@ def main(argv: list[str]) -> None:
     try:
         cfg = SynthConfig.from_config(_CONFIG.value)
     except (ValueError, KeyError, AttributeError) as err:
-        sys.exit(f"error: bad synthesis config: {err}")
+        usage_error(f"bad synthesis config: {err}")
     result = run(cfg)
     s = result.stats
     mix = ", ".join(f"{k} {v:.1%}" for k, v in s["kind_mix"].items())
@@ -53,4 +53,4 @@ def _drops(path: object) -> dict:
 
 
 if __name__ == "__main__":
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

@@ -26,7 +26,7 @@ from pathlib import Path  # noqa: E402
 from absl import app  # noqa: E402
 from ml_collections import ConfigDict, config_flags  # noqa: E402
 
-from launch.cli import check_config_flags  # noqa: E402
+from launch.cli import check_config_flags, parse_flags, usage_error  # noqa: E402
 
 _CONFIG = config_flags.DEFINE_config_file("config", None, "experiment config (configs/*.py)")
 
@@ -36,7 +36,7 @@ def main(argv: list[str]) -> None:
     del argv
     c = _CONFIG.value
     if c is None:
-        sys.exit("error: pass --config=configs/NAME.py")
+        usage_error("pass --config=configs/NAME.py")
     from launch.runner import check, train_path
 
     if c.dry_run:
@@ -50,7 +50,7 @@ def main(argv: list[str]) -> None:
         initialize(DistributedConfig.from_dict(c.distributed))  # before any JAX computation
         check(c)
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        usage_error(str(err))
     tasks_file = train_path(c)  # synthesis runs its own event loop: before ours
     asyncio.run(train(c, tasks_file))
 
@@ -110,4 +110,4 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
 
 if __name__ == "__main__":
     check_config_flags(sys.argv)
-    app.run(main)
+    app.run(main, flags_parser=parse_flags)

@@ -19,26 +19,16 @@ is shown cut, with its length.
 
 from __future__ import annotations
 
-import sys
-from typing import NoReturn
-
 from absl import app, flags
+
+from launch.cli import parse_flags, usage_error
 
 _RUN = flags.DEFINE_string("run", None, "a training workdir or an evaluation output dir")
 _STEP = flags.DEFINE_integer("step", None, "only this training step's page")
 _OUT = flags.DEFINE_string("out", None, "where to write the pages (default: RUN/view)")
 
 
-def _fail(message: str) -> NoReturn:
-    print(f"error: {message}", file=sys.stderr)
-    sys.exit(2)  # a usage error, as argparse reports one
-
-
-def _parse(argv: list[str]) -> list[str]:
-    try:
-        return flags.FLAGS(argv)
-    except flags.Error as err:  # absl would print a multi-line usage and exit 1
-        _fail(str(err))
+_fail = usage_error
 
 
 def main(argv: list[str]) -> None:
@@ -56,4 +46,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    app.run(main, flags_parser=_parse)
+    app.run(main, flags_parser=parse_flags)

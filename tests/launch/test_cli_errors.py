@@ -44,16 +44,41 @@ def test_valid_flags_pass_and_the_default_config_is_checked():
         ["prog", "--config.nope=1"], default="configs/synth.py")
 
 
-@pytest.mark.parametrize("module,flags", [
-    ("launch.train", [TINY, "--config.nosuch=1"]),
-    ("launch.sft", [TINY, "--config.sft.stepz=3"]),
-    ("launch.evaluate", ["--config=configs/nope.py"]),
-    ("launch.synthesize", ["--config.num_exampels=5"]),
-])
-def test_entry_points_end_in_one_line_without_a_traceback(module, flags):
-    proc = subprocess.run([sys.executable, "-m", module, *flags], capture_output=True,
+CONFIG_ENTRY_POINTS = ("launch.train", "launch.sft", "launch.evaluate", "launch.synthesize")
+CONFIG = {"launch.synthesize": "--config=configs/synth.py"}
+
+
+def _run(module: str, *flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", module, *flags], capture_output=True,
                           text=True, timeout=300)
-    assert proc.returncode != 0
+
+
+def _one_usage_line(proc: subprocess.CompletedProcess, needle: str) -> None:
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: --config"), proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr[-2000:]
+    assert needle in lines[0] and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("module", CONFIG_ENTRY_POINTS)
+@pytest.mark.parametrize("flags,needle", [
+    (["--config.nosuch=1"], "has no key config.nosuch"),
+    (["--config=configs/nope.py"], "no such config file"),
+    (["--config.seed=abc"], "abc"),
+])
+def test_config_entry_points_end_in_one_line_with_status_2(module, flags, needle):
+    config = [] if flags[0].startswith("--config=") else [CONFIG.get(module, TINY)]
+    _one_usage_line(_run(module, *config, *flags), needle)
+
+
+@pytest.mark.parametrize("module,flags,needle", [
+    ("launch.generate", ["--model_dir=/no/such/dir", "--prompt=hi"], "does not exist"),
+    ("launch.generate", ["--nosuch=1"], "nosuch"),
+    ("launch.export", [], "pass --workdir=RUN_DIR and --out=DIR"),
+    ("launch.export", ["--workdir=/no/such/run", "--out=/tmp/x", "--step=abc"], "abc"),
+    ("launch.import_gguf", ["--gguf=/no/such.gguf", "--out=/tmp/x"], "does not exist"),
+    ("launch.view", [], "pass --run=DIR"),
+    ("launch.reproduce", ["--seeds=a"], "--seeds must be integers"),
+])
+def test_other_entry_points_end_in_one_line_with_status_2(module, flags, needle):
+    _one_usage_line(_run(module, *flags), needle)

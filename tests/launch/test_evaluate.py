@@ -89,6 +89,6 @@ def test_oracle_on_tau2_and_the_heldout_split(tmp_path):
 ])
 def test_config_errors_name_the_field(tmp_path, flags, message):
     proc = _evaluate(tmp_path, "--config.eval.benchmark=bfcl_multi_turn", *flags, timeout=120)
-    assert proc.returncode != 0
+    assert proc.returncode == 2
     assert message in proc.stderr, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr

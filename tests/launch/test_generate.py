@@ -64,4 +64,4 @@ def test_missing_model_dir_is_a_clear_error(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "launch.generate",
                            f"--model_dir={tmp_path / 'nope'}", "--prompt=hi"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
-    assert proc.returncode != 0 and "does not exist" in proc.stderr
+    assert proc.returncode == 2 and "does not exist" in proc.stderr

@@ -93,5 +93,5 @@ def test_reproduce_rejects_bad_flags_before_any_stage(tmp_path, flag, error):
     result = subprocess.run([sys.executable, "-m", "launch.reproduce", f"--out={out}", flag],
                             cwd=Path(__file__).resolve().parents[2], capture_output=True,
                             text=True, timeout=120)
-    assert result.returncode == 1 and error in result.stderr
+    assert result.returncode == 2 and error in result.stderr
     assert not out.exists()

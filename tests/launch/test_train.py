@@ -161,7 +161,7 @@ def test_a_real_config_without_a_model_dir_names_the_flag(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "launch.train", "--config=configs/qwen3_4b.py",
                            f"--config.workdir={tmp_path}"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode != 0
+    assert proc.returncode == 2
     assert "--config.model.model_dir" in proc.stderr
     assert not any(tmp_path.iterdir())  # nothing started
 
@@ -170,5 +170,5 @@ def test_a_mesh_the_devices_cannot_hold_is_a_clear_error(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "launch.train", "--config=configs/tiny.py",
                            f"--config.workdir={tmp_path}", "--config.mesh.tensor=3"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode != 0
+    assert proc.returncode == 2
     assert "needs 12 devices" in proc.stderr and "Traceback" not in proc.stderr

@@ -37,4 +37,4 @@ def test_cli_rejects_a_bad_config(tmp_path):
         [sys.executable, "-m", "launch.synthesize", "--config=configs/synth.py",
          "--config.info_levels.complete=0.9", f"--config.out_dir={tmp_path}"],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode != 0 and "info levels must sum to 1" in out.stderr
+    assert out.returncode == 2 and "info levels must sum to 1" in out.stderr
