@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -14,7 +14,6 @@ from servers.crm.common import (
     DATE,
     DOMAIN,
     ActivityKind,
-    Limit,
     Priority,
     TaskId,
     activity_out,
@@ -97,7 +96,7 @@ def list_activities(
         kind: Annotated[ActivityKind | None, Arg("Only this kind of activity")] = None,
         logged_by_id: Annotated[str | None, Arg("Only activities logged by this sales rep"
                                                 )] = None,
-        limit: Limit = 20) -> ActivityList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> ActivityList:
     """List logged activities, newest first."""
     if contact_id is not None:
         s["contacts"].get(contact_id)
@@ -120,7 +119,9 @@ def list_activities(
             and (kind is None or a["kind"] == kind)
             and (logged_by_id is None or a["logged_by_id"] == logged_by_id)]
     rows.sort(key=lambda a: (a["occurred_at"], a["activity_id"]), reverse=True)
-    return {"activities": [activity_out(s, a) for a in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="activity_id")
+    return {"activities": [activity_out(s, a) for a in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)
@@ -160,7 +161,7 @@ def list_tasks(
         deal_id: Annotated[str | None, Arg("Only tasks about this deal")] = None,
         due_before: Annotated[str | None, Arg("Only tasks due on or before this date "
                                               "(YYYY-MM-DD)", pattern=DATE)] = None,
-        limit: Limit = 20) -> TaskList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> TaskList:
     """List tasks, earliest due date first."""
     if assignee_id is not None:
         rep(s, assignee_id)
@@ -179,7 +180,9 @@ def list_tasks(
             and (deal_id is None or t["deal_id"] == deal_id)
             and (until is None or t["due_date"] <= until)]
     rows.sort(key=lambda t: (t["due_date"], t["task_id"]))
-    return {"tasks": [task_out(s, t) for t in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="task_id")
+    return {"tasks": [task_out(s, t) for t in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

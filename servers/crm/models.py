@@ -50,6 +50,7 @@ class Contact(TypedDict):
 class ContactList(TypedDict):
     contacts: list[Contact]
     total: int
+    next_cursor: str | None
 
 
 class Deal(TypedDict):
@@ -79,6 +80,7 @@ class DealList(TypedDict):
     total: int
     total_amount: float
     currency: str
+    next_cursor: str | None
 
 
 class StageChange(TypedDict):
@@ -107,6 +109,7 @@ class Activity(TypedDict):
 class ActivityList(TypedDict):
     activities: list[Activity]
     total: int
+    next_cursor: str | None
 
 
 class Task(TypedDict):
@@ -130,6 +133,7 @@ class Task(TypedDict):
 class TaskList(TypedDict):
     tasks: list[Task]
     total: int
+    next_cursor: str | None
 
 
 class ContactDetail(TypedDict):

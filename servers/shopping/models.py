@@ -31,6 +31,7 @@ class ProductSummary(TypedDict):
 class ProductList(TypedDict):
     products: list[ProductSummary]
     total: int
+    next_cursor: str | None
 
 
 class Variant(TypedDict):
@@ -184,6 +185,7 @@ class OrderSummary(TypedDict):
 class OrderList(TypedDict):
     orders: list[OrderSummary]
     total: int
+    next_cursor: str | None
 
 
 class CancelOut(TypedDict):

@@ -37,6 +37,7 @@ class Member(TypedDict):
 class MemberList(TypedDict):
     members: list[Member]
     total: int
+    next_cursor: str | None
 
 
 class Channel(TypedDict):
@@ -54,6 +55,7 @@ class Channel(TypedDict):
 class ChannelList(TypedDict):
     channels: list[Channel]
     total: int
+    next_cursor: str | None
 
 
 class Reaction(TypedDict):
@@ -81,11 +83,13 @@ class MessageList(TypedDict):
     channel_name: str
     messages: list[Message]
     total: int
+    next_cursor: str | None
 
 
 class SearchResult(TypedDict):
     messages: list[Message]
     total: int
+    next_cursor: str | None
 
 
 class InviteResult(TypedDict):

@@ -43,6 +43,7 @@ class SymbolMatch(TypedDict):
 class SymbolList(TypedDict):
     symbols: list[SymbolMatch]
     total: int
+    next_cursor: str | None
 
 
 class MarketStatus(TypedDict):
@@ -106,6 +107,7 @@ class Order(TypedDict):
 class OrderList(TypedDict):
     orders: list[Order]
     total: int
+    next_cursor: str | None
 
 
 class Trade(TypedDict):
@@ -124,6 +126,7 @@ class Trade(TypedDict):
 class TradeList(TypedDict):
     trades: list[Trade]
     total: int
+    next_cursor: str | None
 
 
 class PlacedOrder(TypedDict):
