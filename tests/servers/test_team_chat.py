@@ -6,7 +6,7 @@ from __future__ import annotations
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.team_chat import DOMAIN
-from tests.servers.common import fails, ok, runtime_fixture, state
+from tests.servers.common import fails, ok, ok_all, runtime_fixture, state
 
 USER = "p_001"  # world.user at seed 0
 
@@ -44,7 +44,7 @@ def test_private_channels_are_hidden_from_non_members(rt):
            "ask one of its members")
     hidden = state(rt)["messages"].rows(lambda m: m["channel_id"] == secret["channel_id"])
     word = hidden[0]["text"].split()[0]
-    found = ok(rt, "search_messages", {"query": word, "limit": 200})["messages"]
+    found = ok_all(rt, "search_messages", {"query": word}, "messages")
     assert secret["channel_id"] not in {m["channel_id"] for m in found}
 
 
@@ -62,7 +62,7 @@ def test_joining_and_inviting(rt):
     fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider, USER]},
            f"already in #{sales['name']}: {USER}")
     ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]})
-    in_channel = ok(rt, "search_members", {"channel_id": cid, "limit": 200})["members"]
+    in_channel = ok_all(rt, "search_members", {"channel_id": cid}, "members")
     assert {USER, outsider} <= {m["member_id"] for m in in_channel}
 
 
