@@ -116,6 +116,9 @@ def page(rows: Sequence[Any], limit: int, cursor: str | None, *,
     Domain (unit tests).
     """
     ident = (lambda r: r[key]) if isinstance(key, str) else key
+    if at is None and _QUERY.get(None) is None:
+        raise RuntimeError("paging.page() ran outside a paged call: a tool with a `cursor` "
+                           "parameter registered through Domain.tool, or pass `at`")
     tool, filters_fp = at if at is not None else _QUERY.get()
     if not rows:
         if cursor is not None:

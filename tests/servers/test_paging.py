@@ -368,6 +368,11 @@ def test_helper_checksum_catches_an_edited_position():
         paging.page(ROWS, 4, edited, key="id", at=AT)
 
 
+def test_helper_outside_a_paged_call_says_so():
+    with pytest.raises(RuntimeError, match="outside a paged call"):
+        paging.page(ROWS, 4, None, key="id")
+
+
 def test_fingerprint_ignores_argument_order():
     assert paging.fingerprint({"a": 1, "b": None}) == paging.fingerprint({"b": None, "a": 1})
     assert paging.fingerprint({"a": 1}) != paging.fingerprint({"a": 2})
