@@ -88,9 +88,10 @@ class Domain:
             if not doc:
                 raise TypeError(f"{self.name}.{fn.__name__} needs a docstring (its description)")
             input_schema, output_schema, _ = signature_schemas(fn)
-            if "cursor" in input_schema["properties"]:
+            call = fn
+            if "cursor" in input_schema["properties"]:  # a paged tool: see servers/core/paging
                 _check_paged(self.name, fn.__name__, input_schema, output_schema)
-            call = _paged(fn) if "cursor" in input_schema["properties"] else fn
+                call = _paged(fn)
             self.tools[fn.__name__] = ToolSpec(
                 name=fn.__name__, description=doc, input_schema=input_schema,
                 output_schema=output_schema, read_only=read_only, fn=call,
