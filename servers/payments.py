@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Annotated, Literal, TypedDict
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.clock import tick
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
@@ -46,6 +46,7 @@ class Contact(TypedDict):
 
 class ContactList(TypedDict):
     contacts: list[Contact]
+    next_cursor: str | None
 
 
 class Payment(TypedDict):
@@ -64,6 +65,7 @@ class Payment(TypedDict):
 class PaymentList(TypedDict):
     payments: list[Payment]
     total: int
+    next_cursor: str | None
 
 
 class Request(TypedDict):
@@ -210,12 +212,14 @@ def get_wallet(s: State) -> Wallet:
 
 @DOMAIN.tool(read_only=True)
 def search_contacts(s: State, query: Annotated[str, Arg(
-        "Part of a name, username or email (case-insensitive)", min_length=1)]) -> ContactList:
+        "Part of a name, username or email (case-insensitive)", min_length=1)],
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> ContactList:
     """Find contacts to pay or request money from."""
     q = query.lower()
     found = [c for c in s["contacts"].rows()
              if q in c["name"].lower() or q in c["username"] or q in c["email"]]
-    return {"contacts": found}
+    pg = paging.page(found, limit, cursor, key="contact_id")
+    return {"contacts": pg.rows, "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -224,8 +228,7 @@ def list_payments(
         direction: Annotated[Literal["sent", "received", "all"], Arg("Which payments")] = "all",
         status: Annotated[Status | None, Arg("Only payments with this status")] = None,
         contact_id: Annotated[str | None, Arg("Only payments with this contact")] = None,
-        limit: Annotated[int, Arg("Most recent first, at most this many", minimum=1,
-                                  maximum=100)] = 20) -> PaymentList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> PaymentList:
     """List payments, most recent first."""
     if contact_id is not None:
         s["contacts"].get(contact_id)
@@ -234,7 +237,9 @@ def list_payments(
             and (status is None or r["status"] == status)
             and (contact_id is None or r["counterparty_id"] == contact_id)]
     rows.sort(key=lambda r: r["created_at"], reverse=True)
-    return {"payments": [_payment(s, r) for r in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="payment_id")
+    return {"payments": [_payment(s, r) for r in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

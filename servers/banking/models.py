@@ -57,6 +57,7 @@ class Transaction(TypedDict):
 class TransactionList(TypedDict):
     transactions: list[Transaction]
     total: int
+    next_cursor: str | None
 
 
 class Card(TypedDict):
@@ -109,6 +110,7 @@ class Payee(TypedDict):
 class PayeeList(TypedDict):
     payees: list[Payee]
     total: int
+    next_cursor: str | None
 
 
 class PaymentResult(TypedDict):

@@ -18,7 +18,9 @@ from servers.banking.common import (
 )
 from servers.banking.data import BANKS, TODAY
 from servers.banking.models import Payee, PayeeList, PaymentResult
+from servers.core import paging
 from servers.core.errors import ToolError
+from servers.core.paging import Cursor, Limit
 from servers.core.schema import Arg
 from servers.core.state import State
 
@@ -33,6 +35,8 @@ def list_payees(
         s: State,
         query: Annotated[str | None, Arg("Part of the name, nickname or email")] = None,
         kind: Annotated[Literal["person", "business"] | None, Arg("Only this kind")] = None,
+        limit: Limit = 20,
+        cursor: Cursor = None,
 ) -> PayeeList:
     """List saved payees (people and billers) the user can pay."""
     q = (query or "").lower()
@@ -40,7 +44,8 @@ def list_payees(
             if (kind is None or r["kind"] == kind)
             and (q in r["name"].lower() or q in (r["nickname"] or "").lower()
                  or q in (r["email"] or "").lower())]
-    return {"payees": rows, "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="payee_id")
+    return {"payees": pg.rows, "total": len(rows), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

@@ -6,8 +6,9 @@ from typing import Annotated, Literal
 
 from servers.banking.common import DOMAIN, OptDate, as_txn, newest, parse_date
 from servers.banking.models import Category, Transaction, TransactionList, TxnType
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
+from servers.core.paging import Cursor, Limit
 from servers.core.schema import Arg
 from servers.core.state import Row, State
 
@@ -24,11 +25,12 @@ def list_transactions(
             "debit: money out (negative amounts); credit: money in")] = None,
         min_amount: Annotated[float | None, Arg("Smallest absolute amount", minimum=0)] = None,
         max_amount: Annotated[float | None, Arg("Largest absolute amount", minimum=0)] = None,
-        limit: Annotated[int, Arg("Page size", minimum=1, maximum=100)] = 25,
-        offset: Annotated[int, Arg("Skip this many (for paging)", minimum=0)] = 0,
+        limit: Limit = 20,
+        cursor: Cursor = None,
 ) -> TransactionList:
     """List transactions, newest first, with filters. Amounts are signed (negative = money out);
-    min_amount/max_amount compare the absolute amount. `total` counts all matches."""
+    min_amount/max_amount compare the absolute amount. `total` counts all matches; follow
+    next_cursor for the next page."""
     if account_id is not None:
         s["accounts"].get(account_id)
     start = parse_date(start_date, "start_date") if start_date else None
@@ -52,8 +54,9 @@ def list_transactions(
                 and (hi is None or abs(r["amount"]) <= hi))
 
     rows = newest(s["transactions"].rows(keep))
-    return {"transactions": [as_txn(s, r) for r in rows[offset:offset + limit]],
-            "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="transaction_id")
+    return {"transactions": [as_txn(s, r) for r in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -69,10 +72,10 @@ def search_transactions(
         query: Annotated[str, Arg("Text in the merchant, description or memo "
                                   "(case-insensitive)", min_length=2)],
         account_id: Annotated[str | None, Arg("Only this account")] = None,
-        limit: Annotated[int, Arg("At most this many, newest first", minimum=1,
-                                  maximum=100)] = 20,
+        limit: Limit = 20,
+        cursor: Cursor = None,
 ) -> TransactionList:
-    """Search transactions by merchant, description or memo text."""
+    """Search transactions by merchant, description or memo text, newest first."""
     if account_id is not None:
         s["accounts"].get(account_id)
     q = query.lower()
@@ -80,4 +83,6 @@ def search_transactions(
         lambda r: (account_id is None or r["account_id"] == account_id)
         and (q in (r["merchant"] or "").lower() or q in r["description"].lower()
              or q in r["memo"].lower())))
-    return {"transactions": [as_txn(s, r) for r in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="transaction_id")
+    return {"transactions": [as_txn(s, r) for r in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}

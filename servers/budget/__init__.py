@@ -32,7 +32,7 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("list_expenses", {"month": "2026-06", "category_id": "cat_01", "min_amount": 10,
                        "max_amount": 200}),
     ("list_expenses", {"merchant": "streamflix", "start_date": "2026-03-01",
-                       "end_date": "2026-06-15", "limit": 5, "offset": 0}),
+                       "end_date": "2026-06-15", "limit": 5}),
     ("add_expense", {"amount": 23.4, "merchant": "Corner Grocer", "category_id": "cat_01",
                      "date": "2026-06-14", "note": "weekend groceries",
                      "payment_method": "cash"}),

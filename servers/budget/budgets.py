@@ -18,6 +18,7 @@ from servers.budget.common import (
 )
 from servers.budget.data import THIS_MONTH, TODAY
 from servers.budget.models import MONTH_RE, Budget, BudgetList, BudgetStatus, DeletedBudget
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -30,6 +31,8 @@ def list_budgets(
         category_id: Annotated[str | None, Arg("Only budgets for this category")] = None,
         status: Annotated[BudgetStatus | None, Arg(
             "Only budgets in this state (near_limit: past the alert threshold)")] = None,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> BudgetList:
     """List monthly budgets with spent, remaining and status computed from expenses;
     newest month first."""
@@ -40,7 +43,8 @@ def list_budgets(
             and (category_id is None or b["category_id"] == category_id)]
     rows = [b for b in rows if status is None or b["status"] == status]
     rows.sort(key=lambda b: (b["month"], b["category_id"]), reverse=True)
-    return {"budgets": rows, "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="budget_id")
+    return {"budgets": pg.rows, "total": len(rows), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

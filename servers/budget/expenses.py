@@ -25,7 +25,7 @@ from servers.budget.models import (
     ExpenseResult,
     Method,
 )
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -44,8 +44,8 @@ def list_expenses(
                                             min_length=2)] = None,
         min_amount: Annotated[float | None, Arg("Smallest amount", minimum=0)] = None,
         max_amount: Annotated[float | None, Arg("Largest amount", minimum=0)] = None,
-        limit: Annotated[int, Arg("Page size", minimum=1, maximum=100)] = 25,
-        offset: Annotated[int, Arg("Skip this many (for paging)", minimum=0)] = 0,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> ExpenseList:
     """List expenses, newest first. `total` and `total_amount` cover all matches, not just
     this page."""
@@ -68,9 +68,10 @@ def list_expenses(
             and (lo is None or e["amount"] >= lo)
             and (hi is None or e["amount"] <= hi)]
     rows.sort(key=lambda e: (e["date"], e["expense_id"]), reverse=True)
-    return {"expenses": [as_expense(s, e) for e in rows[offset:offset + limit]],
+    pg = paging.page(rows, limit, cursor, key="expense_id")
+    return {"expenses": [as_expense(s, e) for e in pg.rows],
             "total": len(rows), "total_amount": money.amount_out(s, sum(e["amount"] for e in rows)),
-            "currency": money.currency_of(s)}
+            "currency": money.currency_of(s), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

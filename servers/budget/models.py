@@ -38,6 +38,7 @@ class Budget(TypedDict):
 class BudgetList(TypedDict):
     budgets: list[Budget]
     total: int
+    next_cursor: str | None
 
 
 class Expense(TypedDict):
@@ -57,6 +58,7 @@ class ExpenseList(TypedDict):
     total: int
     total_amount: float
     currency: str
+    next_cursor: str | None
 
 
 class ExpenseResult(TypedDict):

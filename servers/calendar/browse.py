@@ -15,7 +15,7 @@ from servers.calendar.common import (
     as_reminder,
 )
 from servers.calendar.times import at, occurrences, parse_date
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -37,6 +37,7 @@ class CalendarList(TypedDict):
 class EventList(TypedDict):
     events: list[Event]
     total: int
+    next_cursor: str | None
 
 
 class RangeEventList(TypedDict):
@@ -44,6 +45,7 @@ class RangeEventList(TypedDict):
     range_end: str
     events: list[Event]
     total: int
+    next_cursor: str | None
 
 
 class EventDetail(Event):
@@ -66,8 +68,8 @@ def list_events(
             "First day, 'YYYY-MM-DD' (default: today, 2026-06-15)")] = None,
         end_date: Annotated[str | None, Arg(
             "Last day, inclusive, 'YYYY-MM-DD' (default: 7 days after start_date)")] = None,
-        calendar_id: Annotated[str | None, Arg("Only this calendar (default: all)")] = None
-        ) -> RangeEventList:
+        calendar_id: Annotated[str | None, Arg("Only this calendar (default: all)")] = None,
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> RangeEventList:
     """List events in a date range, in time order. Recurring events appear once per occurrence,
     with that occurrence's start and end."""
     if calendar_id is not None:
@@ -85,8 +87,10 @@ def list_events(
              if calendar_id is None or r["calendar_id"] == calendar_id
              for a, b in occurrences(r, lo, hi)]
     found.sort(key=lambda e: (e["start"], e["event_id"]))
-    return {"range_start": first.isoformat(), "range_end": last.isoformat(), "events": found,
-            "total": len(found)}
+    # a recurring event appears once per occurrence: its id and start name the row
+    pg = paging.page(found, limit, cursor, key=lambda e: f"{e['event_id']}@{e['start']}")
+    return {"range_start": first.isoformat(), "range_end": last.isoformat(), "events": pg.rows,
+            "total": len(found), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -103,9 +107,8 @@ def search_events(
         query: Annotated[str, Arg("Text to find in title, description, location or attendee "
                                   "emails (case-insensitive)", min_length=1, max_length=100)],
         calendar_id: Annotated[str | None, Arg("Only this calendar (default: all)")] = None,
-        limit: Annotated[int, Arg("At most this many, earliest first", minimum=1,
-                                  maximum=100)] = 20) -> EventList:
-    """Search events (series, not single occurrences) by text."""
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> EventList:
+    """Search events (series, not single occurrences) by text, earliest first."""
     if calendar_id is not None:
         s["calendars"].get(calendar_id)
     q = query.lower()
@@ -115,4 +118,6 @@ def search_events(
                   or q in (r["location"] or "").lower() or q in r["organizer"]
                   or any(q in a for a in r["attendees"]))]
     found.sort(key=lambda r: (r["start"], r["event_id"]))
-    return {"events": [as_event(r) for r in found[:limit]], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="event_id")
+    return {"events": [as_event(r) for r in pg.rows], "total": len(found),
+            "next_cursor": pg.next_cursor}

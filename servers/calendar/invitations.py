@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Annotated, Literal, TypedDict
 
 from servers.calendar.common import DOMAIN, drop_reminders, find_conflicts
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -33,6 +33,7 @@ class Invitation(TypedDict):
 class InvitationList(TypedDict):
     invitations: list[Invitation]
     total: int
+    next_cursor: str | None
 
 
 class RespondOut(TypedDict):
@@ -47,13 +48,15 @@ def list_invitations(
         status: Annotated[InvitationStatus | None, Arg("Only invitations with this response "
                                                        "status")] = None,
         include_past: Annotated[bool, Arg("Also list invitations to events already over")
-                                ] = False) -> InvitationList:
+                                ] = False,
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> InvitationList:
     """List meeting invitations the user received from others, soonest first."""
     rows = [r for r in s["invitations"].rows()
             if (status is None or r["status"] == status)
             and (include_past or dt.datetime.fromisoformat(r["end"]) > clock.now(s))]
     rows.sort(key=lambda r: (r["start"], r["invitation_id"]))
-    return {"invitations": rows, "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="invitation_id")
+    return {"invitations": pg.rows, "total": len(rows), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

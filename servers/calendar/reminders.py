@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, TypedDict
 
 from servers.calendar.common import DOMAIN, EventId, Reminder, as_reminder, next_start
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -13,6 +14,7 @@ from servers.core.state import State
 class ReminderList(TypedDict):
     reminders: list[Reminder]
     total: int
+    next_cursor: str | None
 
 
 class DeletedReminder(TypedDict):
@@ -48,14 +50,16 @@ def add_reminder(
 def list_reminders(
         s: State,
         event_id: Annotated[str | None, Arg("Only this event's reminders (default: all)")
-                            ] = None) -> ReminderList:
+                            ] = None,
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> ReminderList:
     """List reminders, soonest first (reminders of past events last)."""
     if event_id is not None:
         s["events"].get(event_id)
     rems = [as_reminder(s, r) for r in s["reminders"].rows()
             if event_id is None or r["event_id"] == event_id]
     rems.sort(key=lambda r: (r["remind_at"] is None, r["remind_at"] or "", r["reminder_id"]))
-    return {"reminders": rems, "total": len(rems)}
+    pg = paging.page(rems, limit, cursor, key="reminder_id")
+    return {"reminders": pg.rows, "total": len(rems), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

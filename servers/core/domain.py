@@ -13,13 +13,14 @@ Tools are plain functions on the session's State; their schemas come from their 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.schema import make_validator, signature_schemas
 from servers.core.state import State
 from servers.core.world import World
@@ -45,6 +46,30 @@ class ToolSpec:
                                                  "parameters": self.input_schema}}
 
 
+def _check_paged(server: str, tool: str, input_schema: dict, output_schema: dict) -> None:
+    """A paged tool takes both paging arguments and replies with next_cursor."""
+    missing = [a for a in paging.PAGING_ARGS if a not in input_schema["properties"]]
+    if missing or "next_cursor" not in output_schema["properties"]:
+        raise TypeError(f"{server}.{tool}: a paged tool takes limit and cursor and returns "
+                        "next_cursor")
+
+
+def _paged(fn: Callable[..., dict]) -> Callable[..., dict]:
+    """Run a paged tool with its filter arguments (all but limit/cursor, defaults applied)
+    recorded for paging.page, so every filter is in the cursor's fingerprint."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def call(s: State, **kwargs: Any) -> dict:
+        bound = sig.bind(s, **kwargs)
+        bound.apply_defaults()
+        filters = {k: v for k, v in list(bound.arguments.items())[1:]
+                   if k not in paging.PAGING_ARGS}
+        with paging.query(fn.__name__, filters):
+            return fn(s, **kwargs)
+    return call
+
+
 @dataclass
 class Domain:
     name: str
@@ -63,9 +88,13 @@ class Domain:
             if not doc:
                 raise TypeError(f"{self.name}.{fn.__name__} needs a docstring (its description)")
             input_schema, output_schema, _ = signature_schemas(fn)
+            call = fn
+            if "cursor" in input_schema["properties"]:  # a paged tool: see servers/core/paging
+                _check_paged(self.name, fn.__name__, input_schema, output_schema)
+                call = _paged(fn)
             self.tools[fn.__name__] = ToolSpec(
                 name=fn.__name__, description=doc, input_schema=input_schema,
-                output_schema=output_schema, read_only=read_only, fn=fn,
+                output_schema=output_schema, read_only=read_only, fn=call,
                 validate=make_validator(fn.__name__, input_schema), requires=tuple(requires))
             return fn
         return register

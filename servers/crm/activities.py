@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -14,7 +14,6 @@ from servers.crm.common import (
     DATE,
     DOMAIN,
     ActivityKind,
-    Limit,
     Priority,
     TaskId,
     activity_out,
@@ -124,7 +123,7 @@ def list_tasks(
         deal_id: Annotated[str | None, Arg("Only tasks about this deal")] = None,
         due_before: Annotated[str | None, Arg("Only tasks due on or before this date "
                                               "(YYYY-MM-DD)", pattern=DATE)] = None,
-        limit: Limit = 20) -> TaskList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> TaskList:
     """List tasks, earliest due date first."""
     if assignee_id is not None:
         rep(s, assignee_id)
@@ -143,7 +142,9 @@ def list_tasks(
             and (deal_id is None or t["deal_id"] == deal_id)
             and (until is None or t["due_date"] <= until)]
     rows.sort(key=lambda t: (t["due_date"], t["task_id"]))
-    return {"tasks": [task_out(s, t) for t in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="task_id")
+    return {"tasks": [task_out(s, t) for t in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

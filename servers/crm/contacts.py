@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -52,7 +52,7 @@ def search_contacts(
             "Only contacts in this lifecycle stage")] = None,
         owner_id: Annotated[str | None, Arg("Only contacts owned by this sales rep (person id)"
                                             )] = None,
-        limit: Limit = 20) -> ContactList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> ContactList:
     """Search contacts (people at accounts) by name, email, company or title; sorted by name.
     A contact's id is the person's id, the same person on email and chat."""
     if account_id is not None:
@@ -69,7 +69,9 @@ def search_contacts(
                 and (owner_id is None or c["owner_id"] == owner_id)):
             rows.append(c)
     rows.sort(key=lambda c: (c["last_name"], c["first_name"]))
-    return {"contacts": [contact_out(s, c) for c in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="contact_id")
+    return {"contacts": [contact_out(s, c) for c in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -14,7 +14,6 @@ from servers.crm.common import (
     DOMAIN,
     AccountId,
     DealId,
-    Limit,
     LostReason,
     Stage,
     activity_out,
@@ -85,7 +84,7 @@ def list_deals(
             "Only deals worth at least this (the world's currency)", minimum=0)] = None,
         sort: Annotated[Literal["close_date", "amount_desc", "newest"], Arg(
             "Order of results")] = "close_date",
-        limit: Limit = 20) -> DealList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> DealList:
     """List deals (opportunities) with filters; total_amount sums every match."""
     if owner_id is not None:
         rep(s, owner_id)
@@ -110,9 +109,10 @@ def list_deals(
            "amount_desc": lambda d: (-d["amount"], d["deal_id"]),
            "newest": lambda d: (d["created_at"], d["deal_id"])}[sort]
     rows.sort(key=key, reverse=sort == "newest")
-    return {"deals": [deal_out(s, d) for d in rows[:limit]], "total": len(rows),
+    pg = paging.page(rows, limit, cursor, key="deal_id")
+    return {"deals": [deal_out(s, d) for d in pg.rows], "total": len(rows),
             "total_amount": money.amount_out(s, sum(d["amount"] for d in rows)),
-            "currency": money.currency_of(s)}
+            "currency": money.currency_of(s), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

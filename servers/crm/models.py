@@ -50,6 +50,7 @@ class Contact(TypedDict):
 class ContactList(TypedDict):
     contacts: list[Contact]
     total: int
+    next_cursor: str | None
 
 
 class Deal(TypedDict):
@@ -79,6 +80,7 @@ class DealList(TypedDict):
     total: int
     total_amount: float
     currency: str
+    next_cursor: str | None
 
 
 class StageChange(TypedDict):
@@ -125,6 +127,7 @@ class Task(TypedDict):
 class TaskList(TypedDict):
     tasks: list[Task]
     total: int
+    next_cursor: str | None
 
 
 class ContactDetail(TypedDict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict
 
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -14,7 +14,6 @@ from servers.email.common import (
     EmailId,
     EmailSummary,
     Folder,
-    Limit,
     as_email,
     newest_first,
     summarize,
@@ -30,11 +29,13 @@ class EmailList(TypedDict):
     emails: list[EmailSummary]
     total: int
     unread: int
+    next_cursor: str | None
 
 
 class SearchResult(TypedDict):
     emails: list[EmailSummary]
     total: int
+    next_cursor: str | None
 
 
 @DOMAIN.tool(read_only=True)
@@ -55,17 +56,17 @@ def list_emails(
                                       "custom folder id from list_folders")] = "inbox",
         unread_only: Annotated[bool, Arg("Only unread messages")] = False,
         label: Annotated[str | None, Arg("Only messages with this label")] = None,
-        limit: Limit = 20,
-        offset: Annotated[int, Arg("Skip this many (for paging)", minimum=0)] = 0) -> EmailList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> EmailList:
     """List messages in a folder, newest first."""
     s["folders"].get(folder_id)
     want = label.strip().lower() if label else None
     inside = [r for r in s["emails"].rows() if r["folder_id"] == folder_id]
     rows = [r for r in inside if (not unread_only or not r["is_read"])
             and (want is None or want in r["labels"])]
-    page = newest_first(rows)[offset:offset + limit]
-    return {"folder_id": folder_id, "emails": [summarize(r) for r in page], "total": len(rows),
-            "unread": sum(1 for r in inside if not r["is_read"])}
+    pg = paging.page(newest_first(rows), limit, cursor, key="email_id")
+    return {"folder_id": folder_id, "emails": [summarize(r) for r in pg.rows],
+            "total": len(rows), "unread": sum(1 for r in inside if not r["is_read"]),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -87,7 +88,7 @@ def search_emails(
         date_to: Annotated[str | None, Arg("Sent on or before this day, 'YYYY-MM-DD'")] = None,
         has_attachments: Annotated[bool | None, Arg("Only messages with (true) or without "
                                                     "(false) attachments")] = None,
-        limit: Limit = 20) -> SearchResult:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> SearchResult:
     """Search messages by text, sender, folder, date range and attachments; give at least one
     criterion. Trash is searched only when folder_id is 'trash'."""
     if folder_id is not None:
@@ -109,7 +110,9 @@ def search_emails(
             and (hi is None or r["sent_at"][:10] <= hi)
             and (has_attachments is None or bool(r["attachments"]) == has_attachments)]
     rows = newest_first(rows)
-    return {"emails": [summarize(r) for r in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="email_id")
+    return {"emails": [summarize(r) for r in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 def _day(value: str | None, field: str) -> str | None:

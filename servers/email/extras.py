@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -25,6 +26,7 @@ class Contact(TypedDict):
 class ContactList(TypedDict):
     contacts: list[Contact]
     total: int
+    next_cursor: str | None
 
 
 @DOMAIN.tool(read_only=True)
@@ -32,14 +34,14 @@ def search_contacts(
         s: State,
         query: Annotated[str, Arg("Part of a name, email or company (case-insensitive)",
                                   min_length=1, max_length=100)],
-        limit: Annotated[int, Arg("At most this many", minimum=1, maximum=100)] = 20
-        ) -> ContactList:
-    """Find contacts by name, email address or company."""
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> ContactList:
+    """Find contacts by name, email address or company, by name."""
     q = query.strip().lower()
     found = [c for c in s["contacts"].rows()
              if q in c["name"].lower() or q in c["email"] or q in c["company"].lower()]
     found.sort(key=lambda c: c["name"])
-    return {"contacts": found[:limit], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="contact_id")
+    return {"contacts": pg.rows, "total": len(found), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 from typing import Annotated, Literal, TypedDict
 
+from servers.core import paging
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.filesystem.common import (
@@ -46,6 +47,7 @@ class TreeOut(TypedDict):
 class FindOut(TypedDict):
     paths: list[str]
     total: int
+    next_cursor: str | None
 
 
 class StatOut(TypedDict):
@@ -100,6 +102,7 @@ class DiskUsage(TypedDict):
 class RecentOut(TypedDict):
     files: list[FileInfo]
     total: int
+    next_cursor: str | None
 
 
 ShowHidden = Annotated[bool, Arg("Also show hidden entries (names starting with '.')")]
@@ -166,15 +169,15 @@ def find(s: State, path: DirPath = None,
                                          max_length=200)] = None,
          type: Annotated[Literal["file", "directory"] | None, Arg(
              "Only files or only directories")] = None,
-         limit: Annotated[int, Arg("Return at most this many paths", minimum=1,
-                                   maximum=500)] = 100) -> FindOut:
+         limit: paging.Limit = 20, cursor: paging.Cursor = None) -> FindOut:
     """Find files and directories below a directory by name pattern and type (hidden ones
     included), sorted by path."""
     p, _ = get_dir(s, path)
     found = [r["path"] for r in descendants(s, p)
              if (name is None or fnmatch.fnmatchcase(r["name"], name))
              and (type is None or r["type"] == type)]
-    return {"paths": found[:limit], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key=lambda path: path)
+    return {"paths": pg.rows, "total": len(found), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -233,11 +236,12 @@ def get_disk_usage(s: State) -> DiskUsage:
 
 @DOMAIN.tool(read_only=True)
 def list_recent(s: State, path: DirPath = None,
-                limit: Annotated[int, Arg("At most this many files", minimum=1,
-                                          maximum=100)] = 10) -> RecentOut:
+                limit: paging.Limit = 20, cursor: paging.Cursor = None) -> RecentOut:
     """Recently modified files below a directory (default: the current one), newest first."""
     p, _ = get_dir(s, path)
     rows = [r for r in descendants(s, p) if r["type"] == "file"]
     rows.sort(key=lambda r: r["path"])
     rows.sort(key=lambda r: r["modified_at"], reverse=True)
-    return {"files": [info(s, r) for r in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="path")
+    return {"files": [info(s, r) for r in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}

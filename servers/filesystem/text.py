@@ -7,6 +7,7 @@ import difflib
 import hashlib
 from typing import Annotated, Literal, TypedDict
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -96,6 +97,7 @@ class SearchOut(TypedDict):
     results: list[ContentHit]
     total_files: int
     total_matches: int
+    next_cursor: str | None
 
 
 class LineTotal(TypedDict):
@@ -282,8 +284,7 @@ def search_content(s: State,
                    query: Annotated[str, Arg("Plain text to look for inside files", min_length=1,
                                              max_length=200)],
                    path: DirPath = None, ignore_case: IgnoreCase = True,
-                   limit: Annotated[int, Arg("At most this many files", minimum=1,
-                                             maximum=200)] = 50) -> SearchOut:
+                   limit: paging.Limit = 20, cursor: paging.Cursor = None) -> SearchOut:
     """Find which files below a directory (default: the current one) contain a text, with
     the number of matches per file and the first matching line."""
     _, files = _files_under(s, path)
@@ -297,7 +298,8 @@ def search_content(s: State,
             results.append({"path": r["path"], "matches": text.count(needle),
                             "first_line_number": found[0][0], "first_line": found[0][1]})
     results.sort(key=lambda h: (-h["matches"], h["path"]))
-    return {"results": results[:limit], "total_files": len(results),
+    pg = paging.page(results, limit, cursor, key="path")
+    return {"results": pg.rows, "total_files": len(results), "next_cursor": pg.next_cursor,
             "total_matches": sum(h["matches"] for h in results)}
 
 

@@ -28,6 +28,7 @@ class RestaurantSummary(TypedDict):
 class RestaurantList(TypedDict):
     restaurants: list[RestaurantSummary]
     total: int
+    next_cursor: str | None
 
 
 class Choice(TypedDict):
@@ -172,6 +173,7 @@ class OrderSummary(TypedDict):
 class OrderList(TypedDict):
     orders: list[OrderSummary]
     total: int
+    next_cursor: str | None
 
 
 class Tracking(TypedDict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -31,8 +31,7 @@ def list_orders(
         s: State,
         status: Annotated[OrderStatus | None, Arg("Only orders with this status")] = None,
         restaurant_id: Annotated[str | None, Arg("Only orders from this restaurant")] = None,
-        limit: Annotated[int, Arg("Most recent first, at most this many", minimum=1,
-                                  maximum=50)] = 10) -> OrderList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> OrderList:
     """The user's order history, most recent first."""
     if restaurant_id is not None:
         s["restaurants"].get(restaurant_id)
@@ -40,14 +39,15 @@ def list_orders(
             if (status is None or o["status"] == status)
             and (restaurant_id is None or o["restaurant_id"] == restaurant_id)]
     rows.sort(key=lambda o: (o["placed_at"], o["order_id"]), reverse=True)
+    pg = paging.page(rows, limit, cursor, key="order_id")
     return {"orders": [{"order_id": o["order_id"], "restaurant_id": o["restaurant_id"],
                         "restaurant_name": o["restaurant_name"], "status": o["status"],
                         "placed_at": o["placed_at"],
                         "item_count": sum(ln["quantity"] for ln in o["lines"]),
                         "total": money.amount_out(s, o["total"]),
                         "currency": money.currency_of(s), "rating": o["rating"]}
-                       for o in rows[:limit]],
-            "total": len(rows)}
+                       for o in pg.rows],
+            "total": len(rows), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -39,7 +40,8 @@ def search_restaurants(
         open_now: Annotated[bool, Arg("Only restaurants open right now")] = False,
         sort: Annotated[Literal["rating", "delivery_time", "delivery_fee"], Arg(
             "Order of results")] = "rating",
-        limit: Annotated[int, Arg("At most this many results", minimum=1, maximum=50)] = 10
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> RestaurantList:
     """Search restaurants and cafes that deliver, by city, cuisine, name or dish, rating and
     opening hours."""
@@ -62,7 +64,9 @@ def search_restaurants(
            "delivery_time": lambda r: (r["delivery_min"], r["restaurant_id"]),
            "delivery_fee": lambda r: (r["delivery_fee"], r["restaurant_id"])}[sort]
     found.sort(key=key)
-    return {"restaurants": [restaurant_out(s, r) for r in found[:limit]], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="restaurant_id")
+    return {"restaurants": [restaurant_out(s, r) for r in pg.rows], "total": len(found),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -7,7 +7,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Annotated
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -80,7 +80,8 @@ def list_devices(
             "true: only reachable devices; false: only offline ones")] = None,
         query: Annotated[str | None, Arg("Part of the device name (case-insensitive)",
                                          min_length=1)] = None,
-        limit: Annotated[int, Arg("At most this many devices", minimum=1, maximum=100)] = 50,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> DeviceList:
     """List devices with their room, connectivity, battery and a one-line status (e.g. 'on,
     80%', 'locked', 'heat to 21.0 °C'). Use get_device for full state and capabilities."""
@@ -95,7 +96,9 @@ def list_devices(
             and (device_type is None or d["type"] == device_type)
             and (online is None or d["online"] == online)
             and (q is None or q in d["name"].lower())]
-    return {"devices": [device_summary(s, d) for d in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="device_id")
+    return {"devices": [device_summary(s, d) for d in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -59,6 +59,7 @@ class DeviceSummary(TypedDict):
 class DeviceList(TypedDict):
     devices: list[DeviceSummary]
     total: int
+    next_cursor: str | None
 
 
 class Device(TypedDict):
@@ -192,6 +193,7 @@ class Automation(TypedDict):
 
 class AutomationList(TypedDict):
     automations: list[Automation]
+    next_cursor: str | None
 
 
 class DeletedAutomation(TypedDict):

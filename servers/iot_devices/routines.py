@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -137,6 +138,8 @@ def list_automations(
         s: State,
         home_id: Annotated[str | None, Arg("Only automations of this home")] = None,
         enabled: Annotated[bool | None, Arg("true: only enabled; false: only disabled")] = None,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> AutomationList:
     """List automations: their trigger (time, sunrise, sunset or a sensor), days, action
     (a scene or a device command), whether enabled, and when they last ran."""
@@ -144,7 +147,8 @@ def list_automations(
         s["homes"].get(home_id)
     rows = s["automations"].rows(lambda r: (home_id is None or r["home_id"] == home_id)
                                  and (enabled is None or r["enabled"] == enabled))
-    return {"automations": [_automation_out(r) for r in rows]}
+    pg = paging.page(rows, limit, cursor, key="automation_id")
+    return {"automations": [_automation_out(r) for r in pg.rows], "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.clock import future_date, parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -13,7 +14,6 @@ from servers.issue_tracker.common import (
     DOMAIN,
     IssueId,
     IssueType,
-    Limit,
     Priority,
     ProjectId,
     Resolution,
@@ -76,7 +76,7 @@ def search_issues(
         sort: Annotated[Literal["updated", "created", "priority", "due_date"], Arg(
             "Order: most recently updated/created first, highest priority first, or "
             "earliest due date first")] = "updated",
-        limit: Limit = 20) -> IssueList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> IssueList:
     """Search and filter issues across projects."""
     if project_id is not None:
         s["projects"].get(project_id)
@@ -115,7 +115,9 @@ def search_issues(
     else:
         field = "updated_at" if sort == "updated" else "created_at"
         rows.sort(key=lambda i: (i[field], issue_order(i["issue_id"])), reverse=True)
-    return {"issues": [summary_out(s, i) for i in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="issue_id")
+    return {"issues": [summary_out(s, i) for i in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -16,6 +16,7 @@ class User(TypedDict):
 class UserList(TypedDict):
     users: list[User]
     total: int
+    next_cursor: str | None
 
 
 class Project(TypedDict):
@@ -85,6 +86,7 @@ class IssueSummary(TypedDict):
 class IssueList(TypedDict):
     issues: list[IssueSummary]
     total: int
+    next_cursor: str | None
 
 
 class Issue(TypedDict):

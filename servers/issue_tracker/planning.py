@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.clock import parse_date
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
@@ -82,8 +83,7 @@ def list_users(
                                          min_length=1, max_length=100)] = None,
         project_id: Annotated[str | None, Arg("Only members of this project (those who can be "
                                               "assigned its issues)")] = None,
-        limit: Annotated[int, Arg("At most this many results", minimum=1,
-                                  maximum=100)] = 50) -> UserList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> UserList:
     """Find users (people) by name, username or email; user ids are person ids."""
     members = s["projects"].get(project_id)["member_ids"] if project_id is not None else None
     words = query.lower().split() if query else []
@@ -91,7 +91,9 @@ def list_users(
             if all(w in f"{u['name']} {u['username']} {u['email']}".lower() for w in words)
             and (members is None or u["user_id"] in members)]
     rows.sort(key=lambda u: u["name"])
-    return {"users": [user_out(u) for u in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="user_id")
+    return {"users": [user_out(u) for u in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -33,6 +33,7 @@ class PlaceSummary(TypedDict):
 class PlaceList(TypedDict):
     places: list[PlaceSummary]
     total: int
+    next_cursor: str | None
 
 
 class PlaceDetails(TypedDict):

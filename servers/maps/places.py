@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -21,7 +22,6 @@ from servers.maps.common import open_now as place_open_now
 from servers.maps.data import DAYS, TODAY, haversine_m, is_open
 from servers.maps.models import CityList, OpeningHours, PlaceDetails, PlaceList, ReviewList
 
-Limit = Annotated[int, Arg("At most this many results", minimum=1, maximum=50)]
 MinRating = Annotated[float | None, Arg("Only places rated at least this (1-5)", minimum=1,
                                         maximum=5)]
 OpenNow = Annotated[bool, Arg("Only places open right now (local time)")]
@@ -71,7 +71,7 @@ def search_places(
         min_rating: MinRating = None, open_now: OpenNow = False,
         sort: Annotated[Literal["relevance", "rating", "name"], Arg(
             "Order of the results")] = "relevance",
-        limit: Limit = 20) -> PlaceList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> PlaceList:
     """Search places by text and filters (city, kind, cuisine, rating, open now)."""
     city_name = _city(s, city)
     words = (query or "").lower().split()
@@ -87,7 +87,9 @@ def search_places(
            "rating": lambda sp: (-sp[1]["rating"], sp[1]["place_id"]),
            "name": lambda sp: (sp[1]["name"], sp[1]["place_id"])}[sort]
     scored.sort(key=key)
-    return {"places": [summary(s, p) for _, p in scored[:limit]], "total": len(scored)}
+    pg = paging.page([p for _, p in scored], limit, cursor, key="place_id")
+    return {"places": [summary(s, p) for p in pg.rows], "total": len(scored),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -98,7 +100,7 @@ def search_nearby(
         kind: Annotated[Kind | None, Arg("Only places of this kind")] = None,
         cuisine: Annotated[Cuisine | None, Arg("Only restaurants with this cuisine")] = None,
         min_rating: MinRating = None, open_now: OpenNow = False,
-        limit: Limit = 20) -> PlaceList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> PlaceList:
     """Places within a radius of a point, nearest first (with their distance in metres)."""
     found = []
     for p in s["places"].rows():
@@ -106,7 +108,9 @@ def search_nearby(
         if d <= radius_m and _filters(s, p, kind, cuisine, min_rating, open_now):
             found.append((d, p))
     found.sort(key=lambda dp: (dp[0], dp[1]["place_id"]))
-    return {"places": [summary(s, p, d) for d, p in found[:limit]], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key=lambda dp: dp[1]["place_id"])
+    return {"places": [summary(s, p, d) for d, p in pg.rows], "total": len(found),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.marketplace import views as v
@@ -24,7 +24,8 @@ def search_listings(
         condition: Annotated[Condition | None, Arg("Only items in this condition")] = None,
         sort: Annotated[Literal["newest", "price_low", "price_high"], Arg(
             "Order of results")] = "newest",
-        limit: Annotated[int, Arg("At most this many results", minimum=1, maximum=50)] = 20,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> ListingList:
     """Search active listings by keywords, category, city, condition and maximum price."""
     hi = None if max_price is None else money.amount_in(s, max_price, "max_price")
@@ -41,7 +42,9 @@ def search_listings(
         rows.sort(key=lambda r: (r["created_at"], r["listing_id"]), reverse=True)
     else:
         rows.sort(key=lambda r: (r["price"], r["listing_id"]), reverse=sort == "price_high")
-    return {"listings": [v.summary(s, r) for r in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="listing_id")
+    return {"listings": [v.summary(s, r) for r in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -59,6 +60,8 @@ def list_conversations(
         s: State,
         listing_id: Annotated[str | None, Arg("Only chats about this listing")] = None,
         unread_only: Annotated[bool, Arg("Only chats with unread messages")] = False,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> ConversationList:
     """List the user's chats with buyers and sellers, most recent first, with their messages."""
     if listing_id is not None:
@@ -67,4 +70,6 @@ def list_conversations(
             if (listing_id is None or c["listing_id"] == listing_id)
             and (not unread_only or c["unread"] > 0)]
     rows.sort(key=lambda c: (c["last_message_at"], c["conversation_id"]), reverse=True)
-    return {"conversations": [v.conversation(s, c) for c in rows], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="conversation_id")
+    return {"conversations": [v.conversation(s, c) for c in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -53,6 +53,8 @@ def list_offers(
             "made: offers the user made; received: offers on the user's listings")] = "all",
         status: Annotated[OfferStatus | None, Arg("Only offers with this status")] = None,
         listing_id: Annotated[str | None, Arg("Only offers on this listing")] = None,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> OfferList:
     """List offers the user made or received, newest first."""
     if listing_id is not None:
@@ -64,7 +66,9 @@ def list_offers(
     rows = [o for o in rows if (status is None or o["status"] == status)
             and (listing_id is None or o["listing_id"] == listing_id)]
     rows.sort(key=lambda o: (o["created_at"], o["offer_id"]), reverse=True)
-    return {"offers": [v.offer(s, o) for o in rows], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="offer_id")
+    return {"offers": [v.offer(s, o) for o in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

@@ -28,6 +28,7 @@ class ListingSummary(TypedDict):
 class ListingList(TypedDict):
     listings: list[ListingSummary]
     total: int
+    next_cursor: str | None
 
 
 class Listing(TypedDict):
@@ -100,6 +101,7 @@ class Offer(TypedDict):
 class OfferList(TypedDict):
     offers: list[Offer]
     total: int
+    next_cursor: str | None
 
 
 class OfferResponse(TypedDict):
@@ -136,6 +138,7 @@ class Conversation(TypedDict):
 class ConversationList(TypedDict):
     conversations: list[Conversation]
     total: int
+    next_cursor: str | None
 
 
 class SentMessage(TypedDict):

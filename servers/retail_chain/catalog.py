@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.retail_chain.common import (
@@ -32,7 +32,8 @@ def search_catalog(
             "Highest price in the world's currency (see any product's `currency`)",
             minimum=0)] = None,
         in_stock_only: Annotated[bool, Arg("Only products available in some store")] = False,
-        limit: Annotated[int, Arg("At most this many results", minimum=1, maximum=50)] = 20,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> ProductList:
     """Search the chain's product catalog (prices are the same in every store)."""
     words = query.lower().split() if query else []
@@ -47,7 +48,8 @@ def search_catalog(
         product = as_product(s, row)
         if not in_stock_only or product["stores_in_stock"] > 0:
             found.append(product)
-    return {"products": found[:limit], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="product_id")
+    return {"products": pg.rows, "total": len(found), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -26,6 +26,7 @@ class StoreSummary(TypedDict):
 class StoreList(TypedDict):
     stores: list[StoreSummary]
     total: int
+    next_cursor: str | None
 
 
 class StoreDetail(TypedDict):
@@ -60,6 +61,7 @@ class Product(TypedDict):
 class ProductList(TypedDict):
     products: list[Product]
     total: int
+    next_cursor: str | None
 
 
 class StockAtStore(TypedDict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.retail_chain.common import (
@@ -32,6 +32,8 @@ def find_stores(
         product_id: Annotated[str | None, Arg(
             "Only stores with this product available now (from search_catalog)")] = None,
         pickup_only: Annotated[bool, Arg("Only stores offering click & collect")] = False,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> StoreList:
     """Find the chain's stores by city, format, opening time or stock of a product."""
     if product_id is not None:
@@ -49,7 +51,8 @@ def find_stores(
             if stock is None or available(stock) <= 0:
                 continue
         found.append(as_summary(s, store, when))
-    return {"stores": found, "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="store_id")
+    return {"stores": pg.rows, "total": len(found), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -46,7 +46,8 @@ def search_products(
         in_stock_only: Annotated[bool, Arg("Only products with a variant in stock")] = False,
         sort: Annotated[Literal["relevance", "price_asc", "price_desc", "rating"], Arg(
             "Result order")] = "relevance",
-        limit: Annotated[int, Arg("At most this many results", minimum=1, maximum=50)] = 10,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> ProductList:
     """Search the catalog; a product matches when some variant's price is in the range."""
     if min_price is not None and max_price is not None and min_price > max_price:
@@ -76,7 +77,8 @@ def search_products(
         scored.sort(key=lambda x: (-(x[1]["rating"] or 0), -x[1]["review_count"]))
     else:
         scored.sort(key=lambda x: x[1]["price_min"], reverse=sort == "price_desc")
-    return {"products": [x[1] for x in scored[:limit]], "total": len(scored)}
+    pg = paging.page([x[1] for x in scored], limit, cursor, key="product_id")
+    return {"products": pg.rows, "total": len(scored), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -21,6 +21,7 @@ class ProductSummary(TypedDict):
 class ProductList(TypedDict):
     products: list[ProductSummary]
     total: int
+    next_cursor: str | None
 
 
 class Variant(TypedDict):
@@ -174,6 +175,7 @@ class OrderSummary(TypedDict):
 class OrderList(TypedDict):
     orders: list[OrderSummary]
     total: int
+    next_cursor: str | None
 
 
 class OrderEdit(TypedDict):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal, get_args
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -51,17 +51,17 @@ assert list(get_args(CancelReason)) == CANCEL_REASONS  # data and schema share o
 def list_orders(
         s: State,
         status: Annotated[OrderStatus | None, Arg("Only orders with this status")] = None,
-        limit: Annotated[int, Arg("Most recent first, at most this many", minimum=1,
-                                  maximum=50)] = 10) -> OrderList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> OrderList:
     """List the user's orders, most recent first."""
     rows = [o for o in s["orders"].rows() if status is None or o["status"] == status]
     rows.sort(key=lambda o: (o["placed_at"], o["order_id"]), reverse=True)
+    pg = paging.page(rows, limit, cursor, key="order_id")
     return {"orders": [{"order_id": o["order_id"], "status": o["status"],
                         "placed_at": o["placed_at"],
                         "item_count": sum(it["quantity"] for it in o["items"]),
                         "item_names": [it["name"] for it in o["items"]],
                         "total": out(s, o["total"]), "currency": money.currency_of(s)}
-                       for o in rows[:limit]], "total": len(rows)}
+                       for o in pg.rows], "total": len(rows), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -38,6 +38,7 @@ class UserSummary(TypedDict):
 class UserList(TypedDict):
     users: list[UserSummary]
     total: int
+    next_cursor: str | None
 
 
 class Profile(TypedDict):
@@ -62,6 +63,7 @@ class Connections(TypedDict):
     relation: str
     users: list[UserSummary]
     total: int
+    next_cursor: str | None
 
 
 class FollowResult(TypedDict):
@@ -92,6 +94,7 @@ class Post(TypedDict):
 class PostList(TypedDict):
     posts: list[Post]
     total: int
+    next_cursor: str | None
 
 
 class Comment(TypedDict):
@@ -118,7 +121,6 @@ class DeleteResult(TypedDict):
 
 UserId = Annotated[str, Arg("User id, e.g. 'p_004' (from search_users or a post's author_id)")]
 PostId = Annotated[str, Arg("Post id, e.g. 'post_0042' (from get_timeline or search_posts)")]
-Limit = Annotated[int, Arg("At most this many results, newest first", minimum=1, maximum=100)]
 
 
 def me(s: State) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -81,7 +82,8 @@ def search_users(
         s: State,
         query: Annotated[str, Arg("Part of a name, username, bio or location "
                                   "(case-insensitive), e.g. 'Hiro' or 'Berlin'", min_length=1)],
-        limit: Annotated[int, Arg("At most this many users", minimum=1, maximum=100)] = 20
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> UserList:
     """Find accounts by name, username, bio or location; returns user ids for the other
     tools."""
@@ -94,7 +96,9 @@ def search_users(
     # Name and username matches first: that is what someone searching a person means.
     found.sort(key=lambda u: (q not in (u["display_name"].lower() + " " + u["username"]),
                               u["display_name"]))
-    return {"users": [user_summary(s, u) for u in found[:limit]], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="user_id")
+    return {"users": [user_summary(s, u) for u in pg.rows], "total": len(found),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)
@@ -134,12 +138,15 @@ def list_connections(
             "followers: accounts that follow the user; following: accounts the user follows")],
         user_id: Annotated[str | None, Arg(
             "Whose connections, e.g. 'p_004'; omit for your own")] = None,
-        limit: Annotated[int, Arg("At most this many users", minimum=1, maximum=100)] = 50
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> Connections:
     """List a user's followers or the accounts they follow (yours if user_id is omitted)."""
     who = me(s) if user_id is None else user_id
     s["users"].get(who)
     ids = follower_ids(s, who) if relation == "followers" else following_ids(s, who)
     users = sorted((s["users"].get(i) for i in ids), key=lambda u: u["display_name"])
+    pg = paging.page(users, limit, cursor, key="user_id")
     return {"user_id": who, "relation": relation,
-            "users": [user_summary(s, u) for u in users[:limit]], "total": len(users)}
+            "users": [user_summary(s, u) for u in pg.rows], "total": len(users),
+            "next_cursor": pg.next_cursor}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -14,7 +15,6 @@ from servers.social_media.common import (
     MAX_POST,
     Comment,
     DeleteResult,
-    Limit,
     Post,
     PostDetail,
     PostId,
@@ -95,7 +95,7 @@ def get_timeline(
         user_id: Annotated[str | None, Arg(
             "Show this user's posts and reposts, e.g. 'p_004'; omit for your home timeline "
             "(your posts and those of accounts you follow)")] = None,
-        limit: Limit = 20) -> PostList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> PostList:
     """Read the home timeline, or one user's posts, newest first (reposts included)."""
     if user_id is not None:
         s["users"].get(user_id)
@@ -103,7 +103,9 @@ def get_timeline(
     else:
         authors = [me(s), *following_ids(s, me(s))]
     rows = newest_first(s["posts"].rows(lambda p: p["author_id"] in authors))
-    return {"posts": [post_out(s, p) for p in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="post_id")
+    return {"posts": [post_out(s, p) for p in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -114,7 +116,7 @@ def search_posts(
         hashtag: Annotated[str | None, Arg("Only posts with this hashtag, with or without '#', "
                                            "e.g. 'travel'")] = None,
         author_id: Annotated[str | None, Arg("Only posts by this user, e.g. 'p_004'")] = None,
-        limit: Limit = 20) -> PostList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> PostList:
     """Search original posts (not reposts) by keywords, hashtag and/or author, newest first."""
     if query is None and hashtag is None and author_id is None:
         raise ToolError("give at least one of query, hashtag or author_id")
@@ -136,7 +138,9 @@ def search_posts(
                 and (author_id is None or p["author_id"] == author_id))
 
     rows = newest_first(s["posts"].rows(match))
-    return {"posts": [post_out(s, p) for p in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="post_id")
+    return {"posts": [post_out(s, p) for p in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -15,7 +16,6 @@ from servers.team_chat.common import (
     ChannelId,
     ChannelList,
     InviteResult,
-    Limit,
     MemberList,
     can_read,
     channel_out,
@@ -49,7 +49,7 @@ def search_members(
             "'Hiro Bauer' or 'hiro.bauer@'; omit to list everyone")] = None,
         channel_id: Annotated[str | None, Arg(
             "Only members of this channel, e.g. 'ch_0004' (from list_channels)")] = None,
-        limit: Limit = 50) -> MemberList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> MemberList:
     """Look people up in the workspace directory (member ids, names, emails, titles, status);
     the result marks your own entry with is_you."""
     ids = None
@@ -66,7 +66,9 @@ def search_members(
     found = s["members"].rows(match)
     # People whose name or email matches come before title/company matches.
     found.sort(key=lambda m: (q not in (m["name"] + " " + m["email"]).lower(), m["name"]))
-    return {"members": [member_out(s, m) for m in found[:limit]], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="member_id")
+    return {"members": [member_out(s, m) for m in pg.rows], "total": len(found),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -77,7 +79,8 @@ def list_channels(
         )] = "all",
         joined_only: Annotated[bool, Arg("Only conversations you are a member of")] = False,
         query: Annotated[str | None, Arg("Part of the channel name (or DM partner's name)")
-                         ] = None) -> ChannelList:
+                         ] = None,
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> ChannelList:
     """List the channels and direct-message conversations you can see: every public channel,
     and the private channels and DMs you belong to."""
     q = query.strip().lower().lstrip("#") if query is not None else ""
@@ -86,7 +89,9 @@ def list_channels(
                               and (not joined_only or me(s) in c["member_ids"])
                               and q in c["name"].lower())
     rows.sort(key=lambda c: (c["kind"] == "dm", c["name"]))
-    return {"channels": [channel_out(s, c) for c in rows], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="channel_id")
+    return {"channels": [channel_out(s, c) for c in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

@@ -38,6 +38,7 @@ class Member(TypedDict):
 class MemberList(TypedDict):
     members: list[Member]
     total: int
+    next_cursor: str | None
 
 
 class Channel(TypedDict):
@@ -55,6 +56,7 @@ class Channel(TypedDict):
 class ChannelList(TypedDict):
     channels: list[Channel]
     total: int
+    next_cursor: str | None
 
 
 class Reaction(TypedDict):
@@ -82,11 +84,13 @@ class MessageList(TypedDict):
     channel_name: str
     messages: list[Message]
     total: int
+    next_cursor: str | None
 
 
 class SearchResult(TypedDict):
     messages: list[Message]
     total: int
+    next_cursor: str | None
 
 
 class InviteResult(TypedDict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -12,7 +13,6 @@ from servers.team_chat.common import (
     DOMAIN,
     ChannelId,
     DeleteResult,
-    Limit,
     Message,
     MessageId,
     MessageList,
@@ -55,7 +55,7 @@ def get_channel_history(
         parent_message_id: Annotated[str | None, Arg(
             "Show the replies in this message's thread (oldest first) instead of the channel's "
             "top-level messages")] = None,
-        limit: Limit = 20) -> MessageList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> MessageList:
     """Read a channel's or DM's messages, newest first (thread replies are counted in
     reply_count; pass parent_message_id to read a thread)."""
     ch = readable_channel(s, channel_id)
@@ -69,8 +69,10 @@ def get_channel_history(
     else:
         rows = _newest_first(s["messages"].rows(
             lambda m: m["channel_id"] == channel_id and m["parent_message_id"] is None))
+    pg = paging.page(rows, limit, cursor, key="message_id")
     return {"channel_id": channel_id, "channel_name": ch["name"],
-            "messages": [message_out(s, m) for m in rows[:limit]], "total": len(rows)}
+            "messages": [message_out(s, m) for m in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)
@@ -149,7 +151,7 @@ def search_messages(
                               ] = None,
         sender_id: Annotated[str | None, Arg("Only messages from this member, e.g. 'p_004'")
                              ] = None,
-        limit: Limit = 20) -> SearchResult:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> SearchResult:
     """Search messages in every conversation you can read (public channels, your private
     channels and DMs), newest first."""
     if channel_id is not None:
@@ -165,4 +167,6 @@ def search_messages(
         and (channel_id is None or m["channel_id"] == channel_id)
         and (sender_id is None or m["sender_id"] == sender_id)
         and all(w in m["text"].lower() for w in words)))
-    return {"messages": [message_out(s, m) for m in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="message_id")
+    return {"messages": [message_out(s, m) for m in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}

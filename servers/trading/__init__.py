@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from servers.core import clock, money
+from servers.core import clock, money, paging
 from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
 from servers.trading.common import (
-    Limit,
     Symbol,
     WatchlistId,
     _buying_power,
@@ -99,8 +98,8 @@ def search_symbols(
         min_price: Annotated[float | None, Arg(
             "Only stocks priced at least this (the account's currency)", minimum=0)] = None,
         max_price: Annotated[float | None, Arg(
-            "Only stocks priced at most this (the account's currency)", minimum=0)] = None
-) -> SymbolList:
+            "Only stocks priced at most this (the account's currency)", minimum=0)] = None,
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> SymbolList:
     """Find stocks by ticker or company name, optionally filtered by sector and price range."""
     q = (query or "").strip().lower()
     lo = None if min_price is None else money.amount_in(s, min_price, "min_price")
@@ -110,7 +109,9 @@ def search_symbols(
              and (sector is None or r["sector"] == sector)
              and (lo is None or r["price"] >= lo) and (hi is None or r["price"] <= hi)]
     found.sort(key=lambda r: (r["symbol"].lower() != q, r["symbol"]))  # exact ticker first
-    return {"symbols": [_match(s, r) for r in found], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="symbol")
+    return {"symbols": [_match(s, r) for r in pg.rows], "total": len(found),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -254,14 +255,16 @@ def list_orders(
         status: Annotated[OrderStatus | None, Arg("Only orders with this status")] = None,
         symbol: Annotated[str | None, Arg("Only orders for this ticker symbol")] = None,
         side: Annotated[Side | None, Arg("Only buy or only sell orders")] = None,
-        limit: Limit = 20) -> OrderList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> OrderList:
     """List the account's orders, most recent first."""
     sym = _stock(s, symbol)["symbol"] if symbol is not None else None
     rows = [o for o in s["orders"].rows()
             if (status is None or o["status"] == status)
             and (sym is None or o["symbol"] == sym) and (side is None or o["side"] == side)]
     rows.sort(key=lambda o: (o["created_at"], o["order_id"]), reverse=True)
-    return {"orders": [_order(s, o) for o in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="order_id")
+    return {"orders": [_order(s, o) for o in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -269,13 +272,15 @@ def list_trades(
         s: State,
         symbol: Annotated[str | None, Arg("Only trades in this ticker symbol")] = None,
         side: Annotated[Side | None, Arg("Only buys or only sells")] = None,
-        limit: Limit = 20) -> TradeList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> TradeList:
     """List executed trades (fills), most recent first, with realized profit/loss on sells."""
     sym = _stock(s, symbol)["symbol"] if symbol is not None else None
     rows = [t for t in s["trades"].rows()
             if (sym is None or t["symbol"] == sym) and (side is None or t["side"] == side)]
     rows.sort(key=lambda t: (t["executed_at"], t["trade_id"]), reverse=True)
-    return {"trades": [_trade(s, t) for t in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="trade_id")
+    return {"trades": [_trade(s, t) for t in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

@@ -43,6 +43,7 @@ class SymbolMatch(TypedDict):
 class SymbolList(TypedDict):
     symbols: list[SymbolMatch]
     total: int
+    next_cursor: str | None
 
 
 class MarketStatus(TypedDict):
@@ -122,6 +123,7 @@ class Order(TypedDict):
 class OrderList(TypedDict):
     orders: list[Order]
     total: int
+    next_cursor: str | None
 
 
 class Trade(TypedDict):
@@ -140,6 +142,7 @@ class Trade(TypedDict):
 class TradeList(TypedDict):
     trades: list[Trade]
     total: int
+    next_cursor: str | None
 
 
 class PlacedOrder(TypedDict):

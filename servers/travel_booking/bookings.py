@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import clock, money
+from servers.core import clock, money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
@@ -96,8 +96,7 @@ def list_bookings(
         status: Annotated[Literal["held", "confirmed", "flown", "cancelled", "expired"] | None,
                           Arg("Only bookings with this status")] = None,
         upcoming_only: Annotated[bool, Arg("Only flights that have not departed yet")] = False,
-        limit: Annotated[int, Arg("At most this many, in flight-date order", minimum=1,
-                                  maximum=100)] = 50) -> BookingList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> BookingList:
     """List the user's flight bookings in flight-date order."""
     rows = [b for b in s["bookings"].rows()
             if (status is None or b["status"] == status)
@@ -107,7 +106,8 @@ def list_bookings(
                  key=lambda b: (dt.datetime.fromisoformat(b["departure"]), b["booking_id"]))
     if upcoming_only:
         out = [b for b in out if dt.datetime.fromisoformat(b["departure"]) > clock.now(s)]
-    return {"bookings": out[:limit], "total": len(out)}
+    pg = paging.page(out, limit, cursor, key="booking_id")
+    return {"bookings": pg.rows, "total": len(out), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

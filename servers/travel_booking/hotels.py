@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import money
+from servers.core import money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -104,7 +104,8 @@ def search_hotels(
                                              minimum=1, maximum=5)] = None,
         sort: Annotated[Literal["rating", "price", "stars", "name"], Arg(
             "Order of the results (rating and stars: best first; price: cheapest first)")
-        ] = "rating") -> HotelSearch:
+        ] = "rating",
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> HotelSearch:
     """Search hotels by city, name or place id; with dates, shows availability and the
     cheapest total for the stay."""
     hotels = s["hotels"].rows()
@@ -129,7 +130,8 @@ def search_hotels(
            "stars": lambda h: (-h["stars"], -h["rating"], h["name"]),
            "name": lambda h: (h["name"], h["hotel_id"])}[sort]
     found.sort(key=key)
-    return {"hotels": found, "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="hotel_id")
+    return {"hotels": pg.rows, "total": len(found), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -198,13 +200,16 @@ def list_hotel_reservations(
         s: State,
         status: Annotated[Literal["confirmed", "completed", "cancelled"] | None, Arg(
             "Only reservations with this status")] = None,
-        city: Annotated[str | None, Arg("Only stays in this city")] = None) -> ReservationList:
+        city: Annotated[str | None, Arg("Only stays in this city")] = None,
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> ReservationList:
     """List the user's hotel reservations in check-in order."""
     rows = [r for r in s["hotel_reservations"].rows()
             if (status is None or r["status"] == status)
             and (city is None or r["city"].lower() == city.strip().lower())]
     rows.sort(key=lambda r: (r["check_in"], r["reservation_id"]))
-    return {"reservations": [reservation_out(s, r) for r in rows], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="reservation_id")
+    return {"reservations": [reservation_out(s, r) for r in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)

@@ -170,6 +170,7 @@ class BookingSummary(TypedDict):
 class BookingList(TypedDict):
     bookings: list[BookingSummary]
     total: int
+    next_cursor: str | None
 
 
 class RefundShare(TypedDict):
@@ -245,6 +246,7 @@ class HotelSummary(TypedDict):
 class HotelSearch(TypedDict):
     hotels: list[HotelSummary]
     total: int
+    next_cursor: str | None
 
 
 class Hotel(TypedDict):
@@ -291,6 +293,7 @@ class HotelReservation(TypedDict):
 class ReservationList(TypedDict):
     reservations: list[HotelReservation]
     total: int
+    next_cursor: str | None
 
 
 class HotelCancelOut(TypedDict):

@@ -185,6 +185,7 @@ class Destination(TypedDict):
 class DestinationList(TypedDict):
     destinations: list[Destination]
     total: int
+    next_cursor: str | None
 
 
 class Route(TypedDict):
@@ -217,6 +218,7 @@ class TripList(TypedDict):
     trips: list[Trip]
     total: int
     total_distance_km: float
+    next_cursor: str | None
 
 
 class ServiceCenter(TypedDict):
@@ -235,6 +237,7 @@ class ServiceCenter(TypedDict):
 class CenterList(TypedDict):
     centers: list[ServiceCenter]
     total: int
+    next_cursor: str | None
 
 
 class Appointment(TypedDict):
@@ -256,3 +259,4 @@ class Appointment(TypedDict):
 class AppointmentList(TypedDict):
     appointments: list[Appointment]
     total: int
+    next_cursor: str | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import clock
+from servers.core import clock, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -55,7 +55,9 @@ def list_service_centers(
         service_type: Annotated[ServiceType | None, Arg(
             "Only centers offering this service")] = None,
         vehicle_id: Annotated[str | None, Arg(
-            "Only centers that can service this vehicle (make and service type)")] = None
+            "Only centers that can service this vehicle (make and service type)")] = None,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> CenterList:
     """Find dealers and independent service centers, best rated first."""
     v = s["vehicles"].get(vehicle_id) if vehicle_id is not None else None
@@ -70,7 +72,8 @@ def list_service_centers(
             continue
         rows.append(c)
     rows.sort(key=lambda c: (-c["rating"], c["center_id"]))
-    return {"centers": rows, "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="center_id")
+    return {"centers": pg.rows, "total": len(rows), "next_cursor": pg.next_cursor}
 
 
 def _appointment(s: State, row: Row) -> Appointment:
@@ -85,7 +88,8 @@ def list_service_appointments(
         s: State,
         vehicle_id: Annotated[str | None, Arg("Only this vehicle's appointments")] = None,
         status: Annotated[Literal["scheduled", "completed", "cancelled"] | None, Arg(
-            "Only appointments with this status")] = None) -> AppointmentList:
+            "Only appointments with this status")] = None,
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> AppointmentList:
     """List service appointments (past and upcoming), soonest date first."""
     if vehicle_id is not None:
         s["vehicles"].get(vehicle_id)
@@ -93,7 +97,9 @@ def list_service_appointments(
             if (vehicle_id is None or a["vehicle_id"] == vehicle_id)
             and (status is None or a["status"] == status)]
     rows.sort(key=lambda a: (a["date"], a["time"], a["appointment_id"]))
-    return {"appointments": [_appointment(s, a) for a in rows], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="appointment_id")
+    return {"appointments": [_appointment(s, a) for a in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 def _minutes(hhmm: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -38,7 +39,8 @@ def search_destinations(
         kind: Annotated[PlaceKind | None, Arg("Only places of this kind")] = None,
         vehicle_id: Annotated[str | None, Arg(
             "Vehicle id: sort by road distance from this vehicle")] = None,
-        limit: Annotated[int, Arg("At most this many results", minimum=1, maximum=50)] = 10
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> DestinationList:
     """Search navigation destinations (restaurants, cafes, hotels, stores, landmarks)."""
     v = s["vehicles"].get(vehicle_id) if vehicle_id is not None else None
@@ -52,7 +54,8 @@ def search_destinations(
             found.append({**p, "distance_km": _distance(v, p) if v else None})
     found.sort(key=lambda p: (p["distance_km"], p["place_id"]) if v
                else (p["city"], p["name"], p["place_id"]))
-    return {"destinations": found[:limit], "total": len(found)}
+    pg = paging.page(found, limit, cursor, key="place_id")
+    return {"destinations": pg.rows, "total": len(found), "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=False)
@@ -100,8 +103,7 @@ def list_trips(
         vehicle_id: Annotated[str | None, Arg("Only trips of this vehicle")] = None,
         since: Annotated[str | None, Arg("Only trips started on or after this date "
                                          "(YYYY-MM-DD)", pattern=r"\d{4}-\d{2}-\d{2}")] = None,
-        limit: Annotated[int, Arg("Most recent first, at most this many", minimum=1,
-                                  maximum=100)] = 20) -> TripList:
+        limit: paging.Limit = 20, cursor: paging.Cursor = None) -> TripList:
     """Trip history: where each vehicle drove, distance, duration and energy used."""
     if vehicle_id is not None:
         s["vehicles"].get(vehicle_id)
@@ -109,5 +111,6 @@ def list_trips(
             if (vehicle_id is None or t["vehicle_id"] == vehicle_id)
             and (since is None or t["started_at"][:10] >= since)]
     rows.sort(key=lambda t: (t["started_at"], t["trip_id"]), reverse=True)
-    return {"trips": rows[:limit], "total": len(rows),
+    pg = paging.page(rows, limit, cursor, key="trip_id")
+    return {"trips": pg.rows, "total": len(rows), "next_cursor": pg.next_cursor,
             "total_distance_km": round(sum((t["distance_km"] for t in rows), 0.0), 1)}

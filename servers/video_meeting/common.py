@@ -47,6 +47,7 @@ class MeetingSummary(TypedDict):
 class MeetingList(TypedDict):
     meetings: list[MeetingSummary]
     total: int
+    next_cursor: str | None
 
 
 class Meeting(MeetingSummary):

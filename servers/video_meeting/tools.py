@@ -7,6 +7,7 @@ import datetime as dt
 from typing import Annotated, Literal, TypedDict
 
 from servers.core import clock as world_clock
+from servers.core import paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -64,6 +65,7 @@ class Recording(TypedDict):
 
 class RecordingList(TypedDict):
     recordings: list[Recording]
+    next_cursor: str | None
 
 
 class Transcript(TypedDict):
@@ -123,7 +125,8 @@ def list_meetings(
             "Only meetings with this person (id like 'p_004' or exact email)")] = None,
         query: Annotated[str | None, Arg("Part of the topic (case-insensitive)",
                                          min_length=1)] = None,
-        limit: Annotated[int, Arg("At most this many", minimum=1, maximum=100)] = 20,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> MeetingList:
     """List the user's meetings (hosted or invited to), filtered by status, date range
     (inclusive), participant or topic."""
@@ -141,7 +144,9 @@ def list_meetings(
             and (who is None or any(p["person_id"] == who for p in m["participants"]))
             and (q is None or q in m["topic"].lower())]
     rows.sort(key=lambda m: m["start"], reverse=status != "upcoming")
-    return {"meetings": [summary(s, m) for m in rows[:limit]], "total": len(rows)}
+    pg = paging.page(rows, limit, cursor, key="meeting_id")
+    return {"meetings": [summary(s, m) for m in pg.rows], "total": len(rows),
+            "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)
@@ -301,6 +306,8 @@ def list_recordings(
         from_date: DateArg = None, to_date: DateArg = None,
         query: Annotated[str | None, Arg("Part of the meeting topic (case-insensitive)",
                                          min_length=1)] = None,
+        limit: paging.Limit = 20,
+        cursor: paging.Cursor = None,
 ) -> RecordingList:
     """List cloud recordings (newest first) with their transcript status: ready, processing
     or none (transcription was off)."""
@@ -313,7 +320,8 @@ def list_recordings(
            and (lo is None or r["start"][:10] >= lo) and (hi is None or r["start"][:10] <= hi)]
     out = [r for r in out if q is None or q in r["topic"].lower()]
     out.sort(key=lambda r: r["start"], reverse=True)
-    return {"recordings": out}
+    pg = paging.page(out, limit, cursor, key="recording_id")
+    return {"recordings": pg.rows, "next_cursor": pg.next_cursor}
 
 
 @DOMAIN.tool(read_only=True)

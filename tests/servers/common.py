@@ -91,6 +91,17 @@ def ok(rt: Runtime, tool: str, args: dict) -> dict:
     return out.payload
 
 
+def ok_all(rt: Runtime, tool: str, args: dict, field: str) -> list:
+    """Every row of a paged tool's answer: follow next_cursor (100 rows a page) to the end."""
+    rows, cursor = [], None
+    while True:
+        page = ok(rt, tool, {**args, "limit": 100, **({"cursor": cursor} if cursor else {})})
+        rows += page[field]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return rows
+
+
 def fails(rt: Runtime, tool: str, args: dict, *needles: str) -> str:
     """The call fails, its error says every needle, and the state is exactly as it was.
     Returns the error message."""

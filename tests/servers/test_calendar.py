@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from servers.calendar import DOMAIN
-from tests.servers.common import digest, fails, ok, runtime_fixture, state
+from tests.servers.common import digest, fails, ok, ok_all, runtime_fixture, state
 
 rt = runtime_fixture(DOMAIN)
 
@@ -27,8 +27,8 @@ def test_invalid_times_and_overlaps_are_rejected_without_change(rt):
 
 
 def test_weekly_series_expands_into_occurrences(rt):
-    events = ok(rt, "list_events", {"start_date": "2026-06-15", "end_date": "2026-07-12",
-                                     "calendar_id": "cal_work"})["events"]
+    events = ok_all(rt, "list_events", {"start_date": "2026-06-15", "end_date": "2026-07-12",
+                                         "calendar_id": "cal_work"}, "events")
     sync = [e["start"] for e in events if e["event_id"] == "evt_0001"]
     # seed 0's home is Berlin: stamps carry its June offset
     assert sync == ["2026-06-15T10:00+02:00", "2026-06-22T10:00+02:00",
@@ -98,7 +98,7 @@ def test_reminders_duplicate_and_past_events(rt):
     assert not dup.ok and "already has" in dup.error
     past = rt.call("add_reminder", {"event_id": "evt_0005", "minutes_before": 10})
     assert not past.ok and "already over" in past.error
-    rems = ok(rt, "list_reminders", {})["reminders"]
+    rems = ok_all(rt, "list_reminders", {}, "reminders")
     times = [r["remind_at"] for r in rems]
     assert times == sorted(times) and len(rems) == 25
 

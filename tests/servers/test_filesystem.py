@@ -9,7 +9,7 @@ import pytest
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.filesystem import DOMAIN, EXAMPLES
-from tests.servers.common import digest, fails, ok, runtime_fixture
+from tests.servers.common import digest, fails, ok, ok_all, runtime_fixture
 
 PATH_PARAMS = ("path", "source", "destination", "other_path", "paths")
 
@@ -22,7 +22,7 @@ def home(rt: Runtime) -> str:
 
 
 def test_seed_tree_is_rich_and_under_home(rt):
-    files = ok(rt, "find", {"path": "/", "type": "file", "limit": 500})["paths"]
+    files = ok_all(rt, "find", {"path": "/", "type": "file"}, "paths")
     mine = [p for p in files if p.startswith(home(rt) + "/")]
     assert len(mine) >= 20
     for sub in ("documents", "projects", "notes", "reports", "photos", "downloads"):

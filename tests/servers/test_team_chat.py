@@ -9,7 +9,7 @@ import pytest
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.team_chat import DOMAIN
-from tests.servers.common import fails, ok, runtime_fixture, state
+from tests.servers.common import fails, ok, ok_all, runtime_fixture, state
 from tests.servers.money_ops import SEEDS
 
 USER = "p_001"  # world.user at seed 0
@@ -40,7 +40,7 @@ def test_directory_is_the_worlds_people_findable_by_name_and_email(rt):
 
 def test_private_channels_are_hidden_from_non_members(rt):
     secret = _private_not_joined(rt)
-    listed = {c["channel_id"] for c in ok(rt, "list_channels", {})["channels"]}
+    listed = {c["channel_id"] for c in ok_all(rt, "list_channels", {}, "channels")}
     assert secret["channel_id"] not in listed
     fails(rt, "get_channel_history", {"channel_id": secret["channel_id"]}, "private")
     fails(rt, "post_message", {"channel_id": secret["channel_id"], "text": "hi"}, "private")
@@ -48,7 +48,7 @@ def test_private_channels_are_hidden_from_non_members(rt):
            "ask one of its members")
     hidden = state(rt)["messages"].rows(lambda m: m["channel_id"] == secret["channel_id"])
     word = hidden[0]["text"].split()[0]
-    found = ok(rt, "search_messages", {"query": word, "limit": 200})["messages"]
+    found = ok_all(rt, "search_messages", {"query": word}, "messages")
     assert secret["channel_id"] not in {m["channel_id"] for m in found}
 
 
@@ -66,7 +66,7 @@ def test_joining_and_inviting(rt):
     fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider, USER]},
            f"already in #{sales['name']}: {USER}")
     ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]})
-    in_channel = ok(rt, "search_members", {"channel_id": cid, "limit": 200})["members"]
+    in_channel = ok_all(rt, "search_members", {"channel_id": cid}, "members")
     assert {USER, outsider} <= {m["member_id"] for m in in_channel}
 
 
@@ -151,8 +151,8 @@ def test_leaving_a_public_channel_drops_it_from_your_channels_and_you_can_rejoin
     cid = ch["channel_id"]
     left = ok(rt, "leave_channel", {"channel_id": cid})
     assert not left["is_member"] and left["member_count"] == len(ch["member_ids"]) - 1
-    assert cid not in _ids(ok(rt, "list_channels", {"joined_only": True})["channels"])
-    members = ok(rt, "search_members", {"channel_id": cid, "limit": 200})["members"]
+    assert cid not in _ids(ok_all(rt, "list_channels", {"joined_only": True}, "channels"))
+    members = ok_all(rt, "search_members", {"channel_id": cid}, "members")
     assert me not in {m["member_id"] for m in members}
     assert ok(rt, "get_channel_history", {"channel_id": cid})["messages"]  # public: readable
     fails(rt, "leave_channel", {"channel_id": cid}, "not a member", cid)
@@ -168,7 +168,7 @@ def test_leaving_a_private_channel_makes_it_unreadable(seed):
     cid = ch["channel_id"]
     assert ok(rt, "get_channel_history", {"channel_id": cid})["channel_id"] == cid
     ok(rt, "leave_channel", {"channel_id": cid})
-    assert cid not in _ids(ok(rt, "list_channels", {"kind": "private"})["channels"])
+    assert cid not in _ids(ok_all(rt, "list_channels", {"kind": "private"}, "channels"))
     fails(rt, "get_channel_history", {"channel_id": cid}, "private and you are not a member")
     fails(rt, "post_message", {"channel_id": cid, "text": "hello?"}, "not a member")
     fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [
