@@ -166,12 +166,13 @@ async def run_bfcl(policy: Policy, chat: ChatFormat,
 
     Returns {"categories": {name: {"n", "accuracy"}}, "overall": {"n", "accuracy": the mean
     of the category accuracies (BFCL's overall)}, "rows": [{"id", "category", "valid",
-    "error_type", ...}]}."""
+    "error_type", ...}]}: each row is also an episode record (`prove_jax.rollout.record`,
+    without PROVE rewards, truth or hashes)."""
     config = config or DialogueConfig()
     entries = [e for c in categories for e in load_entries(c, limit)]
     jobs = [(e.id, partial(BfclEnv, e, system_prompt)) for e in entries]
     records = await run_dialogues(policy, chat, jobs, config, seed)
-    rows = [{"id": e.id, "category": e.category, **score_entry(e, r),
+    rows = [{**r.episode(e.category), "id": e.id, "category": e.category, **score_entry(e, r),
              "seconds": round(r.seconds, 3)} for e, r in zip(entries, records, strict=True)]
     summary = {c: {"n": sum(r["category"] == c for r in rows),
                    "accuracy": score_category([r for r in rows if r["category"] == c])}

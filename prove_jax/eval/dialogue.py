@@ -34,7 +34,8 @@ from prove_jax.rollout.batcher import Batcher
 from prove_jax.rollout.engine import sampling_seed
 from prove_jax.rollout.episode import Generate
 from prove_jax.rollout.policy import GenerationRequest, Policy
-from prove_jax.rollout.trajectory import Trajectory
+from prove_jax.rollout.record import SCHEMA
+from prove_jax.rollout.trajectory import Trajectory, outcome_of
 from prove_jax.tools.chat import ChatFormat
 
 __all__ = ["DialogueConfig", "DialogueRecord", "EvalEnv", "ToolOutcome", "UserTurn",
@@ -100,11 +101,24 @@ class DialogueRecord:
     failed: str | None = None
     trajectory: Trajectory = field(default_factory=lambda: Trajectory("", 0, 0))
     seconds: float = 0.0
+    # the episode file's conversation and calls (prove_jax.rollout.record's schema)
+    transcript: list[dict] = field(default_factory=list)
+    calls: list[dict] = field(default_factory=list)
 
     def fail(self, reason: str, finish_reason: str = "failed") -> None:
         if self.failed is None:
             self.failed = reason
         self.finish_reason = finish_reason
+
+    def episode(self, task_kind: str, sample: int = 0) -> dict:
+        """The fields of an episode record (`prove_jax.rollout.record`) this benchmark has: no
+        PROVE rewards, truth or state hashes."""
+        return {"schema": SCHEMA, "task_id": self.task_id, "task_kind": task_kind,
+                "sample": sample, "seed": self.trajectory.seed, "world_seed": None,
+                "servers": [], "turns": self.transcript, "calls": self.calls,
+                "finish_reason": self.finish_reason, "failed": self.failed,
+                "assistant_turns": self.trajectory.assistant_turns,
+                "user_turns": len(self.turns)}
 
     def to_dict(self) -> dict:
         """The record without its token arrays (results files)."""
@@ -136,6 +150,7 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
     names = {s["function"]["name"] for s in schemas}
     names.update(getattr(env, "callable_names", tuple)())
     rec.messages = [dict(m) for m in env.first_messages()]
+    rec.transcript = [{"role": m["role"], "text": m["content"]} for m in rec.messages]
     traj.append(chat.prompt_tokens(rec.messages, schemas))
     traj.prompt_len = len(traj.tokens)
     rec.turns.append([])
@@ -156,6 +171,8 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
         step += 1
         if not gen.tokens or gen.tokens[-1] != chat.eot_id:
             rec.answers.append(chat.decode(gen.tokens))
+            rec.transcript.append({"role": "assistant", "text": rec.answers[-1], "calls": [],
+                                   "complete": False})
             rec.finish_reason = ("max_total_tokens" if len(traj.tokens) >= config.max_total_tokens
                                  else "length")
             return
@@ -166,6 +183,10 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
         turn = chat.parse(text, names)
         calls: list[dict] = []
         rec.turns[-1].append(calls)
+        first = len(rec.calls)
+        rec.transcript.append({"role": "assistant", "text": text,
+                               "calls": list(range(first, first + len(turn.calls))),
+                               "complete": True})
         if turn.calls:
             new = []
             for call in turn.calls:  # in order: a later call may depend on an earlier one
@@ -173,6 +194,12 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
                            else ToolOutcome(call.kind, f"Error: {call.error}"))
                 calls.append({"name": call.name, "arguments": call.arguments,
                               "kind": outcome.kind, "result": outcome.text})
+                rec.transcript.append({"role": "tool", "call": len(rec.calls)})
+                rec.calls.append({"turn": traj.assistant_turns - 1, "name": call.name,
+                                  "arguments": call.arguments,
+                                  "outcome": outcome_of(outcome.kind), "kind": outcome.kind,
+                                  "server": None, "result": outcome.text,
+                                  "error": None if call.ok else call.error})
                 new.append(chat.tool_message(outcome.text, call.name))
             if step >= config.max_steps_per_turn:
                 rec.finish_reason = "max_steps"
@@ -197,6 +224,8 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
         traj.append(delta)
         traj.user_turns = len(rec.turns)
         rec.messages.extend(new)
+        rec.transcript.extend({"role": "user", "text": m["content"]} for m in new
+                              if m["role"] == "user")
 
 
 async def run_dialogues(policy: Policy, chat: ChatFormat,

@@ -121,7 +121,8 @@ async def run_tau2(policy: Policy, chat: ChatFormat, domains: Sequence[str] = DO
     (`tau2_score.summarize`) has "tasks", "episodes", "success_rate", "avg_reward", "failed",
     "pass^1" .. "pass^trials"; a row per episode has "domain", "id", "trial", "reward",
     "success", "db_match", "communicate_ok", "env_assertions_ok", "actions_ok", "reason",
-    "finish_reason", "failed", "tool_errors", "calls", "seconds"."""
+    "finish_reason", "failed", "tool_errors", "seconds", and the fields of an episode record
+    (`prove_jax.rollout.record`: turns, calls, ...; no PROVE rewards, truth or hashes)."""
     if trials < 1:
         raise ValueError(f"τ²: trials must be >= 1, got {trials}")
     config = config or DialogueConfig()
@@ -149,10 +150,9 @@ async def run_tau2(policy: Policy, chat: ChatFormat, domains: Sequence[str] = DO
             score_episode, domain, task, env.messages if env else [],
             finish_reason=rec.finish_reason, failed=rec.failed,
             tool_errors=env.tool_errors if env else 0, max_errors=max_errors)
-        return {"domain": domain, "id": task.id, "trial": trial, **row,
-                "finish_reason": rec.finish_reason, "failed": rec.failed,
-                "tool_errors": env.tool_errors if env else 0,
-                "calls": sum(len(step) for turn in rec.turns for step in turn),
+        return {**rec.episode(domain, trial), "domain": domain, "id": task.id,
+                "trial": trial, **row, "finish_reason": rec.finish_reason,
+                "failed": rec.failed, "tool_errors": env.tool_errors if env else 0,
                 "seconds": round(rec.seconds, 3)}
 
     async with (Batcher(policy, config.batch_wait_s) as batcher,

@@ -246,6 +246,15 @@ def test_oracle_scores_every_entry(chat):
     # BFCL, so every entry passes.
     assert failed == {}
     assert all(r["irrelevance_valid"] for r in rows)
+    # every row is an episode record too: its calls are the oracle's, in the conversation
+    for row, entry in zip(rows[:20], entries, strict=False):
+        assert row["schema"] == 1 and row["task_kind"] == entry.category
+        assert len(row["calls"]) == sum(map(len, entry.ground_truth))
+        assert all(c["outcome"] == "ok" for c in row["calls"])
+        tool_turns = [t["call"] for t in row["turns"] if t["role"] == "tool"]
+        assert tool_turns == list(range(len(row["calls"])))
+        users = [t for t in row["turns"] if t["role"] == "user"]
+        assert len(users) == len(entry.ground_truth) == row["user_turns"]
     cats = result["categories"]
     assert {c: s["n"] for c, s in cats.items()} == dict.fromkeys(CATEGORIES, 200)
     assert all(cats[c]["accuracy"] == 1.0 for c in CATEGORIES)

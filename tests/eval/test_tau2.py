@@ -146,6 +146,13 @@ def test_trials_and_pass_hat_k_through_run_tau2(chat):
     assert [(r["id"], r["trial"]) for r in rows] == [("16", 0), ("16", 1), ("16", 2)]
     assert [r["success"] for r in rows] == expected
     assert all(r["db_match"] is s for r, s in zip(rows, expected, strict=True))
+    # rows are episode records too: the idle trials call nothing, the gold ones call tools
+    for row, gold in zip(rows, expected, strict=True):
+        assert row["schema"] == 1 and row["task_kind"] == "retail" and row["sample"] == row["trial"]
+        assert bool(row["calls"]) is gold
+        assert [t["call"] for t in row["turns"] if t["role"] == "tool"] == \
+            list(range(len(row["calls"])))
+        assert row["turns"][-1]["role"] in ("assistant", "user")
     summary = result["categories"]["retail"]
     assert summary["tasks"] == 1 and summary["episodes"] == 3
     c = sum(expected)
