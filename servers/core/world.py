@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from servers.core import locales
 from servers.core.hours import Hours, make_hours
+from servers.core.meetings import Meeting, make_meetings
 
 REFERENCE_DATE = dt.date(2026, 6, 15)  # "today" in every world; data is dated relative to it
 
@@ -161,6 +162,13 @@ class World:
         rng = rng_for(self.seed, "hours")
         country = {c.name: c.country for c in self.cities}
         return {p.id: make_hours(p.kind, p.name, country[p.city], rng) for p in self.places}
+
+    @functools.cached_property
+    def meetings(self) -> tuple[Meeting, ...]:
+        """The user's video meetings around the reference date: video_meeting holds them and
+        calendar holds each (not cancelled) one as an event with the same title, times and
+        attendees."""
+        return make_meetings(self)
 
     def address(self, person_id: str) -> Address:
         """The person's home address in their own city (its own stream: only the servers that
