@@ -102,9 +102,12 @@ def as_reminder(s: State, row: Row) -> Reminder:
 
 def check_organizer(s: State, row: Row, action: str) -> None:
     if row["organizer"] != s.var("user_email"):
+        # a video meeting another person hosts has no invitation here to respond to
+        respond = (f"respond to its invitation {row['invitation_id']} or "
+                   if row["invitation_id"] else "")
         raise ToolError(f"event {row['event_id']} is organized by {row['organizer']}; only the "
-                        f"organizer can {action} (you can respond to its invitation "
-                        f"{row['invitation_id']} or move it to another calendar)")
+                        f"organizer can {action} (you can {respond}move it to another "
+                        "calendar)")
 
 
 def drop_reminders(s: State, event_id: str) -> int:

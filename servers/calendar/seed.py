@@ -54,7 +54,6 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.table("directory", key="email", kind="person",
             hint="use attendee emails from get_event or list_events").load(
         [{"email": p.email, "name": p.name, "person_id": p.id} for p in others])
-    colleagues = [p for p in others if p.company_id == user.company_id] or others[:3]
     local = [pl for pl in world.places if pl.city == user.city]
     office = f"{company.name} office, {user.city}"
     rows: list[Row] = []
@@ -76,12 +75,21 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     tz = world.tz
     monday = at(REFERENCE_DATE - dt.timedelta(days=28), dt.time(), tz)
-    add("cal_work", "Team sync", monday + dt.timedelta(hours=10), 60, office,
-        "Weekly priorities and blockers.", [p.email for p in colleagues],
-        recurrence="weekly", until="2026-09-28")
-    lead = colleagues[0]
-    add("cal_work", f"1:1 with {lead.first_name}", monday + dt.timedelta(days=3, hours=14), 30,
-        office, "Weekly one-on-one.", [lead.email], recurrence="weekly")
+    # the world's video meetings first (they never overlap, so none is refused): same title,
+    # times and people as on video_meeting; a weekly series once, as a recurring event
+    series: set[str] = set()
+    for m in world.meetings:
+        if m.cancelled or (m.weekly and m.topic in series):
+            continue
+        if m.weekly:
+            series.add(m.topic)
+        host = world.person(m.host_id)
+        added = add("cal_work", m.topic, m.start, m.minutes, "Video call", m.agenda,
+                    [world.person(p).email for p in m.invitee_ids if p != user.id],
+                    organizer=host.email, recurrence="weekly" if m.weekly else "none",
+                    until=m.until.isoformat() if m.weekly and m.until else None)
+        if added is None:
+            raise AssertionError(f"world meeting {m.id} overlaps another on the calendar")
     add("cal_personal", "Morning run", monday + dt.timedelta(hours=7), 45, None,
         "5 km along the river.", [], recurrence="daily", until="2026-07-31")
     yoga = rng.choice(local)
@@ -100,7 +108,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 hour = rng.choice([9, 11, 13, 14, 15, 16])
                 add("cal_work", title.format(**fill),
                     day + dt.timedelta(hours=hour, minutes=rng.choice([0, 30])), minutes,
-                    rng.choice([office, "Video call", f"{office} – Room 3A"]),
+                    rng.choice([office, f"{office} – Room 3A"]),  # video calls: above
                     desc.format(**fill), [g.email for g in guests])
         if rng.random() < (0.6 if day.weekday() >= 5 else 0.25):
             title, minutes, kind, desc, weekday, weekend = rng.choice(PERSONAL)

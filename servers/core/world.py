@@ -14,6 +14,10 @@ import random
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
+from servers.core import locales
+from servers.core.hours import Hours, make_hours
+from servers.core.meetings import Meeting, make_meetings
+
 REFERENCE_DATE = dt.date(2026, 6, 15)  # "today" in every world; data is dated relative to it
 
 FIRST = ["Alice", "Bruno", "Chen", "Dana", "Elif", "Farid", "Grace", "Hiro", "Ines", "Jonas",
@@ -55,8 +59,6 @@ CITIES = [
 CURRENCY_DIGITS = {"EUR": 2, "GBP": 2, "USD": 2, "JPY": 0, "SGD": 2, "CAD": 2, "AUD": 2}
 # the local time of day at which every session of a world starts, in the user's home city
 WORLD_TIME = dt.time(12, 0)
-STREETS = ["Main St", "Oak Ave", "Harbor Rd", "Market St", "Park Lane", "River Walk",
-           "Station Rd", "Hill St", "Garden Ave", "King St", "Mill Lane", "Church St"]
 PLACE_KINDS = {
     "restaurant": ["Trattoria {a}", "{a} Bistro", "{a} Sushi Bar", "The {a} Grill",
                    "{a} Tapas", "{a} Noodle House", "Casa {a}", "{a} Curry Kitchen"],
@@ -67,6 +69,11 @@ PLACE_KINDS = {
 }
 CUISINES = ["italian", "japanese", "spanish", "indian", "french", "chinese", "mexican",
             "american"]
+# the cuisines a restaurant name pattern promises (a generic name may serve any cuisine)
+PATTERN_CUISINES = {"Trattoria {a}": ("italian",), "{a} Bistro": ("french",),
+                    "{a} Sushi Bar": ("japanese",), "{a} Tapas": ("spanish",),
+                    "{a} Noodle House": ("chinese", "japanese"),
+                    "Casa {a}": ("mexican", "spanish"), "{a} Curry Kitchen": ("indian",)}
 ADJ = ["Olive", "Lotus", "Maple", "Harbor", "Golden", "Willow", "Coral", "Juniper", "Saffron",
        "Azure", "Ember", "Velvet", "Cobalt", "Amber", "Linden", "Marble"]
 
@@ -103,6 +110,15 @@ class City:
     airport: str
     tz: str  # IANA time zone name
     currency: str  # ISO 4217 code
+    calling_code: str  # '+49': every phone number in the city starts with it
+
+
+@dataclass(frozen=True)
+class Address:
+    street: str  # written the local way: 'Torstraße 12', '12 Baker Street'
+    postal_code: str
+    city: str
+    country: str
 
 
 @dataclass(frozen=True)
@@ -137,6 +153,38 @@ class World:
         rng = random.Random()
         rng.setstate(self.places_rng_state)
         return _make_places(rng, self.cities)
+
+    @functools.cached_property
+    def opening_hours(self) -> dict[str, Hours]:
+        """Each place's weekly hours by place id, local to its city: the one source maps,
+        food_delivery, travel_booking and retail_chain read, so a place is open on all of
+        them or none."""
+        rng = rng_for(self.seed, "hours")
+        country = {c.name: c.country for c in self.cities}
+        return {p.id: make_hours(p.kind, p.name, country[p.city], rng) for p in self.places}
+
+    @functools.cached_property
+    def meetings(self) -> tuple[Meeting, ...]:
+        """The user's video meetings around the reference date: video_meeting holds them and
+        calendar holds each (not cancelled) one as an event with the same title, times and
+        attendees."""
+        return make_meetings(self)
+
+    def address(self, person_id: str) -> Address:
+        """The person's home address in their own city (its own stream: only the servers that
+        show a home pay for it)."""
+        person = self.person(person_id)
+        rng = rng_for(self.seed, "address", person_id)
+        city = self.city(person.city)
+        return Address(street=locales.random_street_address(city.name, rng),
+                       postal_code=locales.postal_code(city.name, rng), city=city.name,
+                       country=city.country)
+
+    def city(self, name: str) -> City:
+        found = next((c for c in self.cities if c.name == name), None)
+        if found is None:
+            raise KeyError(f"no city {name!r} in the world")
+        return found
 
     @property
     def user(self) -> Person:
@@ -177,6 +225,9 @@ class World:
         return found
 
 
+_CITIES = tuple(City(*c, calling_code=locales.LOCALES[c[0]].calling_code) for c in CITIES)
+
+
 def rng_for(seed: int, *scope: str) -> random.Random:
     """An independent, process-stable random stream for (seed, scope)."""
     return random.Random(":".join([str(seed), *scope]))
@@ -198,11 +249,12 @@ def make_world(seed: int, n_people: int = 60, n_companies: int = 20) -> World:
         people.append(Person(
             id=f"p_{i + 1:03d}", first_name=first, last_name=last, name=f"{first} {last}",
             email=f"{first.lower()}.{last.lower()}@{company.domain}",
-            phone=f"+1-555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}",
+            phone=locales.phone(company.city,
+                                rng.randint(100, 999) * 10_000 + rng.randint(1000, 9999)),
             username=f"{first.lower()}{last.lower()[:3]}{rng.randint(1, 99)}",
             company_id=company.id, title=rng.choice(TITLES), city=company.city))
     return World(seed=seed, reference_date=REFERENCE_DATE, people=tuple(people),
-                 companies=companies, cities=tuple(City(*c) for c in CITIES),
+                 companies=companies, cities=_CITIES,
                  places_rng_state=rng.getstate())
 
 
@@ -214,12 +266,18 @@ def _make_places(rng: random.Random, cities: tuple[City, ...]) -> tuple[Place, .
                                                     else 4)):
                 k += 1
                 adj = rng.choice(ADJ)
+                # a restaurant serves what its name promises ('Maple Sushi Bar': japanese);
+                # draws as wide as before (12 streets, 8 cuisines) keep the stream in step
+                cuisines = PATTERN_CUISINES.get(pattern, CUISINES)
+                street = locales.street_address(city.name, rng.randint(1, 240),
+                                                rng.randrange(12))
                 places.append(Place(
                     id=f"pl_{k:04d}", name=pattern.format(a=adj), kind=kind, city=city.name,
-                    address=f"{rng.randint(1, 240)} {rng.choice(STREETS)}, {city.name}",
+                    address=f"{street}, {city.name}",
                     lat=round(city.lat + rng.uniform(-0.05, 0.05), 5),
                     lon=round(city.lon + rng.uniform(-0.05, 0.05), 5),
-                    cuisine=rng.choice(CUISINES) if kind == "restaurant" else None,
+                    cuisine=(cuisines[rng.randrange(len(CUISINES)) % len(cuisines)]
+                             if kind == "restaurant" else None),
                     rating=round(rng.uniform(3.2, 4.9), 1)))
     return tuple(places)
 

@@ -15,7 +15,7 @@ from servers.food_delivery.common import DOMAIN
 EXAMPLES: list[tuple[str, dict]] = [
     ("search_restaurants", {"city": "Berlin", "cuisine": "italian", "open_now": True}),
     ("get_menu", {"restaurant_id": "rst_009", "category": "mains"}),
-    ("add_to_cart", {"item_id": "itm_0072", "quantity": 2, "options": ["large", "extra cheese"]}),
+    ("add_to_cart", {"item_id": "itm_0077", "quantity": 2, "options": ["large", "extra cheese"]}),
     ("add_to_cart", {"item_id": "itm_0076"}),
     ("update_cart_item", {"line_id": "ln_002", "quantity": 2}),
     ("remove_from_cart", {"line_id": "ln_002"}),
@@ -31,7 +31,7 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("get_order", {"order_id": "ord_0031"}),
     ("track_order", {"order_id": "ord_0028"}),
     ("cancel_order", {"order_id": "ord_0031", "reason": "changed my mind"}),
-    ("rate_order", {"order_id": "ord_0026", "rating": 4, "comment": "Chai was perfect."}),
+    ("rate_order", {"order_id": "ord_0027", "rating": 4, "comment": "Arrived hot, thanks."}),
     ("reorder", {"order_id": "ord_0027"}),
 ]
 

@@ -22,7 +22,7 @@ from servers.food_delivery.common import (
     subtotal_of,
     tick,
 )
-from servers.food_delivery.data import WEEKDAYS, is_open, local_time
+from servers.food_delivery.data import hours_today, is_open
 from servers.food_delivery.models import Address, AddressList, Cart, Order, PaymentMethodList
 from servers.food_delivery.restaurants import check_city
 
@@ -117,8 +117,8 @@ def add_to_cart(
     if defaults:
         notices.append("defaults used: " + "; ".join(defaults))
     if not is_open(rest, clock(s)):
-        notices.append(f"{rest['name']} is closed right now (open {rest['opens']}-"
-                       f"{rest['closes']}); checkout works once it opens")
+        notices.append(f"{rest['name']} is closed right now ({hours_today(rest, clock(s))}); "
+                       "checkout works once it opens")
     notices.append(recheck_promo(s))
     tick(s)
     return cart_out(s, "; ".join(n for n in notices if n) or None)
@@ -253,10 +253,8 @@ def checkout(
         raise ToolError(f"{rest['name']} does not accept cash; pay by card or PayPal")
     when = clock(s)
     if not is_open(rest, when):
-        local = local_time(rest, when)
-        why = ("closed today" if WEEKDAYS[local.weekday()] in rest["closed_on"]
-               else f"open {rest['opens']}-{rest['closes']}")
-        raise ToolError(f"{rest['name']} is closed right now ({why}); order from a restaurant "
+        raise ToolError(f"{rest['name']} is closed right now ({hours_today(rest, when)}); "
+                        "order from a restaurant "
                         "that is open (search_restaurants with open_now=true)")
     if cart["subtotal"] < rest["min_order"]:
         raise ToolError(f"{rest['name']} has a {money.fmt(rest['min_order'], cur)} minimum "

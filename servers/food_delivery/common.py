@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Annotated
 
 from servers.core import clock as world_clock
-from servers.core import money
+from servers.core import hours, money
 from servers.core.domain import Domain
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -33,16 +33,14 @@ def tick(s: State) -> str:
 
 
 def restaurant_out(s: State, r: Row) -> RestaurantSummary:
-    hours = f"{r['opens']}-{r['closes']}"
-    if r["closed_on"]:
-        hours += f", closed {'/'.join(r['closed_on'])}s"
     return {"restaurant_id": r["restaurant_id"], "place_id": r["place_id"], "name": r["name"],
             "kind": r["kind"], "cuisine": r["cuisine"], "city": r["city"],
             "address": r["address"], "rating": r["rating"], "review_count": r["review_count"],
             "price_level": r["price_level"], "delivery_fee": out(s, r["delivery_fee"]),
             "min_order": out(s, r["min_order"]), "currency": money.currency_of(s),
             "delivery_min": r["delivery_min"],
-            "open_now": is_open(r, clock(s)), "hours": hours,
+            "open_now": is_open(r, clock(s)), "hours": hours.summary(r["opening_hours"]),
+            "opening_hours": r["opening_hours"],
             "accepts_cash": r["accepts_cash"]}
 
 

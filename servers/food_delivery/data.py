@@ -1,6 +1,6 @@
 """food_delivery state: restaurants (exactly the world's restaurant and cafe places, same names,
-cities and place ids), their menus, the user's saved addresses, payment methods, promo codes,
-cart and order history.
+cities, place ids, cuisines and opening hours), their menus, the user's saved addresses,
+payment methods, promo codes, cart and order history.
 
 The user is world.user; they live in their own city and have a second address in another.
 """
@@ -12,24 +12,14 @@ import random
 import re
 from zoneinfo import ZoneInfo
 
-from servers.core import clock, money
+from servers.core import clock, hours, locales, money
 from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, World
 from servers.food_delivery.menus import MENUS, PROMOS
 
-WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 CITY_PRICE = {"Lisbon": 0.85, "Berlin": 1.0, "Paris": 1.1, "Madrid": 0.9, "Amsterdam": 1.1,
               "London": 1.25, "New York": 1.25, "San Francisco": 1.3, "Tokyo": 1.1,
               "Singapore": 1.1, "Toronto": 1.05, "Sydney": 1.15}
-RESTAURANT_HOURS = [("11:30", "22:30"), ("12:00", "23:00"), ("17:00", "23:00"),
-                    ("11:00", "21:30"), ("11:30", "15:00")]
-CAFE_HOURS = [("07:00", "18:00"), ("07:30", "17:00"), ("08:00", "19:00")]
-POSTAL = {"Lisbon": "1100-148", "Berlin": "10115", "Paris": "75003", "Madrid": "28004",
-          "Amsterdam": "1012 AB", "London": "EC1A 1BB", "New York": "10001",
-          "San Francisco": "94103", "Tokyo": "150-0002", "Singapore": "018956",
-          "Toronto": "M5V 2T6", "Sydney": "2000"}
-STREETS = ["Main St", "Oak Ave", "Harbor Rd", "Market St", "Park Lane", "River Walk",
-           "Station Rd", "Hill St", "Garden Ave", "King St", "Mill Lane", "Church St"]
 REVIEWS = {5: ["Arrived hot and fast, perfect.", "Delicious as always!",
                "Best in the neighbourhood."],
            4: ["Tasty, a bit late.", "Good food, packaging could be better."],
@@ -84,7 +74,6 @@ def build(s: State, world: World, rng: random.Random) -> None:
             continue
         rid = f"rst_{len(r_rows) + 1:03d}"
         cuisine = place.cuisine or "cafe"
-        opens, closes = rng.choice(CAFE_HOURS if place.kind == "cafe" else RESTAURANT_HOURS)
         mult = CITY_PRICE[place.city] * rng.uniform(0.9, 1.15)
         menu = MENUS[cuisine]
         dropped = set(rng.sample(range(len(menu)), rng.randint(0, 2)))
@@ -110,8 +99,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                                        cur),
             "min_order": money.seed(8 if place.kind == "cafe" else rng.choice([10, 12, 15]),
                                     cur),
-            "delivery_min": rng.randint(20, 45), "opens": opens, "closes": closes,
-            "closed_on": [rng.choice(["Monday", "Sunday"])] if rng.random() < 0.15 else [],
+            "delivery_min": rng.randint(20, 45),
+            "opening_hours": hours.copied(world.opening_hours[place.id]),  # as on maps
             "accepts_cash": rng.random() < 0.6})
     restaurants.load(r_rows)
     items.load(i_rows)
@@ -120,18 +109,19 @@ def build(s: State, world: World, rng: random.Random) -> None:
     company = world.company(user.company_id)
     addresses = s.table("addresses", key="address_id", kind="saved address",
                         hint="use list_saved_addresses to see address ids")
+    home = world.address(user.id)  # the user's one home address, on every server
     addresses.load([
-        {"address_id": "addr_0001", "label": "Home", "street":
-         f"{rng.randint(1, 240)} {rng.choice(STREETS)}, Apt {rng.randint(1, 40)}",
-         "city": user.city, "postal_code": POSTAL[user.city], "instructions": "Ring twice",
+        {"address_id": "addr_0001", "label": "Home", "street": home.street,
+         "city": home.city, "postal_code": home.postal_code, "instructions": "Ring twice",
          "is_default": True},
         {"address_id": "addr_0002", "label": "Work", "street":
-         f"{rng.randint(1, 240)} {rng.choice(STREETS)} ({company.name})", "city": user.city,
-         "postal_code": POSTAL[user.city], "instructions": "Leave at reception",
-         "is_default": False},
+         f"{locales.random_street_address(user.city, rng)} ({company.name})", "city": user.city,
+         "postal_code": locales.postal_code(user.city, rng),
+         "instructions": "Leave at reception", "is_default": False},
         {"address_id": "addr_0003", "label": "Parents", "street":
-         f"{rng.randint(1, 240)} {rng.choice(STREETS)}", "city": other,
-         "postal_code": POSTAL[other], "instructions": "", "is_default": False}])
+         locales.random_street_address(other, rng), "city": other,
+         "postal_code": locales.postal_code(other, rng), "instructions": "",
+         "is_default": False}])
     s.set_var("__seq_addr", 3)
 
     methods = s.table("payment_methods", key="payment_method_id", kind="payment method",
@@ -228,16 +218,13 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
 
 
 def _open_time(r: dict, day: dt.date, rng: random.Random) -> dt.datetime:
-    """A time the restaurant was open on `day` (or the day before, if closed that weekday),
-    on its own city's clock."""
-    if WEEKDAYS[day.weekday()] in r["closed_on"]:
+    """A time the restaurant was open on `day` (or the last day before it was open), on its
+    own city's clock, at least half an hour before it closed."""
+    while not hours.spans_on(r["opening_hours"], day):
         day -= dt.timedelta(days=1)
-    minute = rng.randrange(minutes_of(r["opens"]), minutes_of(r["closes"]) - 30, 15)
+    span = rng.choice(hours.spans_on(r["opening_hours"], day))
+    minute = rng.randrange(hours.minutes(span[:5]), hours.minutes(span[6:]) - 30, 15)
     return clock.local(day, dt.time(minute // 60, minute % 60), clock.city_zone(r["city"]))
-
-
-def minutes_of(hhmm: str) -> int:
-    return int(hhmm[:2]) * 60 + int(hhmm[3:5])
 
 
 def local_time(r: dict, when: dt.datetime) -> dt.datetime:
@@ -246,8 +233,10 @@ def local_time(r: dict, when: dt.datetime) -> dt.datetime:
 
 
 def is_open(r: dict, when: dt.datetime) -> bool:
-    when = local_time(r, when)
-    if WEEKDAYS[when.weekday()] in r["closed_on"]:
-        return False
-    t = when.hour * 60 + when.minute
-    return minutes_of(r["opens"]) <= t < minutes_of(r["closes"])
+    return hours.is_open(r["opening_hours"], local_time(r, when))
+
+
+def hours_today(r: dict, when: dt.datetime) -> str:
+    """The restaurant's hours on the local day of `when` ('closed today' on a closed day)."""
+    spans = hours.spans_on(r["opening_hours"], local_time(r, when).date())
+    return f"open {', '.join(spans)}" if spans else "closed today"

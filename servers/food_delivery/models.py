@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from servers.core.hours import WeeklyHours
+
 
 class RestaurantSummary(TypedDict):
     restaurant_id: str
@@ -22,6 +24,7 @@ class RestaurantSummary(TypedDict):
     delivery_min: int
     open_now: bool
     hours: str
+    opening_hours: WeeklyHours  # local to the city; the same as on maps for the place_id
     accepts_cash: bool
 
 

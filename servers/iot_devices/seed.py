@@ -7,9 +7,9 @@ import datetime as dt
 import random
 from decimal import Decimal
 
-from servers.core import clock, money
+from servers.core import clock, locales, money
 from servers.core.state import Row, State
-from servers.core.world import STREETS, World, days_ago
+from servers.core.world import World, days_ago
 from servers.iot_devices.catalog import (
     APPLIANCES,
     AUTOMATIONS,
@@ -121,9 +121,11 @@ def _homes(s: State, world: World, rng: random.Random) -> list[Row]:
     homes = []
     for i, (name, where, _) in enumerate(HOMES):
         city = user_city if where == "user" else other
+        street = locales.street_address(city.name, rng.randint(2, 180), rng.randrange(12))
+        if where == "user":  # the user's home address, as on every server
+            street = world.address(world.user.id).street
         homes.append({"home_id": f"home_{i + 1:03d}", "name": name, "city": city.name,
-                      "address": f"{rng.randint(2, 180)} {rng.choice(STREETS)}, "
-                                 f"{city.name}",
+                      "address": f"{street}, {city.name}",
                       "currency": world.currency,
                       "price_per_kwh": _tariff(city.country, world.currency)})
     s.table("homes", key="home_id", kind="home",

@@ -1,17 +1,17 @@
-"""maps: constants, geometry, and the seeded state (the world's places and cities, plus opening
-hours, contact details and reviews drawn per place, and the user's saved lists)."""
+"""maps: constants, geometry, and the seeded state (the world's places and cities with their
+opening hours, plus contact details and reviews drawn per place, and the user's saved lists)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import random
 
+from servers.core import locales
+from servers.core.hours import DAYS, copied, is_open  # noqa: F401 - tool modules read them
 from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, World, days_ago
 
 TODAY = REFERENCE_DATE
-DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MODES = ("driving", "walking", "transit", "cycling")
 # average door-to-door speeds (km/h) and how much longer than a straight line each route is
 SPEED_KMH = {"driving": 32.0, "walking": 4.8, "transit": 22.0, "cycling": 15.0}
@@ -74,40 +74,10 @@ def compass(degrees: float) -> str:
     return names[round(degrees / 45) % 8]
 
 
-def is_open(hours: dict[str, list[str]], when: dt.datetime) -> bool:
-    day = DAYS[when.weekday()]
-    clock = when.strftime("%H:%M")
-    return any(span.split("-")[0] <= clock < span.split("-")[1] for span in hours[day])
-
-
-def _span(rng: random.Random, open_h: float, close_h: float) -> str:
-    def hhmm(h: float) -> str:
-        return "24:00" if h >= 24 else f"{int(h):02d}:{round((h % 1) * 60):02d}"
-    return f"{hhmm(open_h + rng.choice([0, 0, 0.5]))}-{hhmm(close_h - rng.choice([0, 0, 0.5]))}"
-
-
-def _hours(kind: str, name: str, rng: random.Random) -> dict[str, list[str]]:
-    """Weekly opening hours typical of the kind of place (some days closed)."""
-    if kind == "hotel":
-        return {d: ["00:00-24:00"] for d in DAYS}
-    if kind == "restaurant":
-        if rng.random() < 0.5:
-            spans = [_span(rng, 12, 15), _span(rng, 19, 23)]
-            return {d: ([] if d == "mon" else spans) for d in DAYS}
-        span = _span(rng, 11.5, 22.5)
-        return {d: [span] for d in DAYS}
-    if kind == "cafe":
-        week, weekend = _span(rng, 7, 18), _span(rng, 8, 17)
-        closed_sun = rng.random() < 0.3
-        return {d: ([] if d == "sun" and closed_sun else [weekend if d in ("sat", "sun")
-                                                            else week]) for d in DAYS}
-    if kind == "store":
-        span, sunday = _span(rng, 10, 20), ([_span(rng, 11, 17)] if rng.random() < 0.5 else [])
-        return {d: (sunday if d == "sun" else [span]) for d in DAYS}
-    if "Park" in name:
-        return {d: ["06:00-22:00"] for d in DAYS}
-    span = _span(rng, 9, 22 if "Tower" in name else 18)
-    return {d: ([] if d == "mon" and "Tower" not in name else [span]) for d in DAYS}
+def _digits(rng: random.Random) -> int:
+    """The four draws the old random phone took, as one number: the stream stays in step."""
+    return (rng.randint(1, 99) * 10**10 + rng.randint(100, 999) * 10**7
+            + rng.randint(100, 999) * 10**4 + rng.randint(1000, 9999))
 
 
 def _price_level(kind: str, rating: float, rng: random.Random) -> int | None:
@@ -132,10 +102,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
             "lat": p.lat, "lon": p.lon, "rating": p.rating,
             "review_count": rng.randint(25, 2400),
             "price_level": _price_level(p.kind, p.rating, rng),
-            "phone": f"+{rng.randint(1, 99)} {rng.randint(100, 999)} {rng.randint(100, 999)} "
-                     f"{rng.randint(1000, 9999)}",
+            "phone": locales.phone(p.city, _digits(rng)),
             "website": f"https://www.{slug}-{p.city.lower().replace(' ', '')}.example",
-            "opening_hours": _hours(p.kind, p.name, rng)})
+            "opening_hours": copied(world.opening_hours[p.id])})  # the same on every server
     s.table("places", key="place_id", kind="place",
             hint="use search_places or search_nearby to find place ids").load(places)
     reviewers = world.people[1:]

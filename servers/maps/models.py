@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-
-class WeeklyHours(TypedDict):
-    mon: list[str]
-    tue: list[str]
-    wed: list[str]
-    thu: list[str]
-    fri: list[str]
-    sat: list[str]
-    sun: list[str]
+from servers.core.hours import WeeklyHours
 
 
 class PlaceSummary(TypedDict):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import random
 
-from servers.core import money
+from servers.core import locales, money
+from servers.core.hours import DAYS as WEEK
+from servers.core.hours import Hours
 from servers.core.state import State
 from servers.core.world import World, days_ago
 
@@ -17,7 +19,6 @@ DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sun
 FORMAT_OF_SUFFIX = {"Books": "books", "Electronics": "electronics", "Market": "grocery",
                     "Outfitters": "outdoor_apparel"}
 # Sunday trading laws: most stores in these countries stay closed on Sundays.
-SUNDAY_CLOSED = ("Germany", "France", "Spain", "Netherlands")
 TIERS = [("bronze", 0, 1.0), ("silver", 2000, 1.25), ("gold", 5000, 1.5),
          ("platinum", 10000, 2.0)]  # name, points earned in the last 12 months, multiplier
 # points -> voucher value (USD-like, scaled to the world's currency by reward_value)
@@ -102,17 +103,13 @@ def tier_for(points_12m: int) -> tuple[str, float, str | None, int | None]:
     return current[0], current[2], None, None
 
 
-def _hours(rng: random.Random, fmt: str, country: str) -> list[dict]:
-    opens = rng.choice(["08:00", "09:00"]) if fmt == "grocery" else rng.choice(["09:00",
-                                                                                 "10:00"])
-    closes = (rng.choice(["21:00", "22:00"]) if fmt == "grocery"
-              else rng.choice(["18:00", "19:00", "20:00"]))
-    sat_close = rng.choice(["18:00", "20:00"])
-    sunday = (None if country in SUNDAY_CLOSED or rng.random() < 0.3 else ("11:00", "17:00"))
-    rows = [{"day": d, "opens": opens, "closes": closes} for d in DAYS[:5]]
-    rows.append({"day": "saturday", "opens": opens, "closes": sat_close})
-    rows.append({"day": "sunday", "opens": sunday[0] if sunday else None,
-                 "closes": sunday[1] if sunday else None})
+def _hours(weekly: Hours) -> list[dict]:
+    """The world's hours of the store's place (as maps shows them), one row per day."""
+    rows = []
+    for day, short in zip(DAYS, WEEK, strict=True):
+        spans = weekly[short]
+        rows.append({"day": day, "opens": spans[0][:5] if spans else None,
+                     "closes": spans[-1][6:] if spans else None})
     return rows
 
 
@@ -149,9 +146,10 @@ def build(s: State, world: World, rng: random.Random) -> None:
         store_rows.append({
             "store_id": p.id, "name": p.name, "format": fmt, "city": p.city,
             "country": countries[p.city], "address": p.address, "lat": p.lat, "lon": p.lon,
-            "phone": f"+1-555-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
+            "phone": locales.phone(p.city, rng.randint(200, 999) * 10_000
+                                   + rng.randint(1000, 9999)),  # the city's own format
             "rating": p.rating, "pickup_available": p.id not in no_pickup,
-            "services": services, "hours": _hours(rng, fmt, countries[p.city])})
+            "services": services, "hours": _hours(world.opening_hours[p.id])})
         # the store's own department in depth, plus a rotating selection of the others
         others = [pid for pid in all_ids if pid not in by_dept[fmt]]
         carried = [(pid, rng.choice([0, 2, 4, 6, 8, 12, 15, 20, 25])) for pid in by_dept[fmt]]

@@ -12,9 +12,9 @@ import itertools
 import random
 import re
 
-from servers.core import clock, money
+from servers.core import clock, locales, money
 from servers.core.state import State
-from servers.core.world import World, days_ago
+from servers.core.world import World, days_ago, rng_for
 from servers.shopping.catalog_data import CATALOG, COUPONS, REVIEW_TEXT
 
 TODAY = dt.date(2026, 6, 15)  # REFERENCE_DATE of every world
@@ -93,7 +93,6 @@ def _events(world: World, rng: random.Random, placed: str, status: str,
 
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
-    country = next(c.country for c in world.cities if c.name == user.city)
     cur = world.currency
     money.remember_currency(s, cur)
 
@@ -142,21 +141,26 @@ def build(s: State, world: World, rng: random.Random) -> None:
                         hint="use list_addresses to see address ids")
     company = world.company(user.company_id)
     other = rng.choice([c for c in world.cities if c.name != user.city])
-    streets = ["Main St", "Oak Ave", "Harbor Rd", "Park Lane", "River Walk", "King St"]
+    home = world.address(user.id)  # the user's one home address, on every server
+    # the streets and postal codes of the city, drawn apart; the draws the old generic
+    # addresses took are still taken, so the catalogue and orders below stay as they were
+    for _ in range(3):
+        rng.randint(1, 200), rng.choice(range(6)), rng.randint(10000, 99999)
+    local = rng_for(world.seed, "shopping", "addresses")
     addresses.load([
         {"address_id": "addr_0001", "label": "Home", "recipient_name": user.name,
-         "line1": f"{rng.randint(1, 200)} {rng.choice(streets)}", "line2": "Apt 4B",
-         "city": user.city, "postal_code": f"{rng.randint(10000, 99999)}", "country": country,
+         "line1": home.street, "line2": None, "city": home.city,
+         "postal_code": home.postal_code, "country": home.country,
          "phone": user.phone, "is_default": True},
         {"address_id": "addr_0002", "label": "Work", "recipient_name": f"{user.name} c/o "
-         f"{company.name}", "line1": f"{rng.randint(1, 200)} {rng.choice(streets)}",
+         f"{company.name}", "line1": locales.random_street_address(company.city, local),
          "line2": "Reception, 3rd floor", "city": company.city,
-         "postal_code": f"{rng.randint(10000, 99999)}",
-         "country": next(c.country for c in world.cities if c.name == company.city),
+         "postal_code": locales.postal_code(company.city, local),
+         "country": world.city(company.city).country,
          "phone": user.phone, "is_default": False},
         {"address_id": "addr_0003", "label": "Parents", "recipient_name": f"{user.last_name} "
-         "family", "line1": f"{rng.randint(1, 200)} {rng.choice(streets)}", "line2": None,
-         "city": other.name, "postal_code": f"{rng.randint(10000, 99999)}",
+         "family", "line1": locales.random_street_address(other.name, local), "line2": None,
+         "city": other.name, "postal_code": locales.postal_code(other.name, local),
          "country": other.country, "phone": None, "is_default": False}])
     s.set_var("__seq_addr", 3)
     methods = s.table("payment_methods", key="payment_method_id", kind="payment method",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from servers.core import money, paging
+from servers.core import clock, hours, money, paging
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
@@ -142,7 +142,9 @@ def get_hotel(s: State, hotel_id: HotelId, check_in: CheckIn = None, check_out: 
     total for the number of rooms."""
     hotel = s["hotels"].get(hotel_id)
     stay = _stay(check_in, check_out)
+    local = clock.now(s).astimezone(clock.city_zone(hotel["city"]))  # on the hotel's clock
     return {**{k: v for k, v in hotel.items() if k != "rooms"},
+            "open_now": hours.is_open(hotel["opening_hours"], local),
             "rooms": _rooms(s, hotel, stay, rooms), "cancellation_policy": POLICY}
 
 

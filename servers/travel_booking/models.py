@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from servers.core.hours import WeeklyHours
+
 
 class Loyalty(TypedDict):
     program: str
@@ -263,6 +265,8 @@ class Hotel(TypedDict):
     amenities: list[str]
     check_in_time: str
     check_out_time: str
+    opening_hours: WeeklyHours  # the front desk's, local to the city; as on maps
+    open_now: bool
     rooms: list[RoomOption]
     cancellation_policy: str
 

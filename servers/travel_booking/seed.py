@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from servers.core import clock, money
+from servers.core import clock, hours, money
 from servers.core.state import Row, State
 from servers.core.world import City, World, days_ago
 from servers.travel_booking.data import (
@@ -89,6 +89,7 @@ def _hotels(world: World, rng: random.Random) -> list[Row]:
             "amenities": sorted(rng.sample(AMENITIES, rng.randint(3, 7))),
             "check_in_time": rng.choice(["14:00", "15:00", "16:00"]),
             "check_out_time": rng.choice(["11:00", "12:00"]),
+            "opening_hours": hours.copied(world.opening_hours[p.id]),  # as on maps
             "rooms": [{"room_type": t, "beds": beds, "max_guests": guests,
                        "nightly_rate": money.seed(round(base * factor), world.currency),
                        "total_rooms": counts[t]}

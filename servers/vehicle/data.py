@@ -11,6 +11,7 @@ import datetime as dt
 import math
 import random
 
+from servers.core import locales
 from servers.core.state import State
 from servers.core.world import REFERENCE_DATE, World, days_ago
 
@@ -170,8 +171,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
     c_rows = []
     for k, city in enumerate(world.cities):
         brands = DEALER_BRANDS[k % len(DEALER_BRANDS)]
-        base = {"city": city.name, "phone": f"+1-555-{rng.randint(100, 999)}-"
-                f"{rng.randint(1000, 9999)}", "hours": "Mon-Fri 08:00-18:00, Sat 09:00-14:00"}
+        phone = locales.phone(city.name, rng.randint(100, 999) * 10_000 + rng.randint(1000, 9999))
+        base = {"city": city.name, "phone": phone, "hours": "Mon-Fri 08:00-18:00, Sat 09:00-14:00"}
         c_rows.append({**base, "center_id": f"svc_{2 * k + 1:03d}",
                        "name": f"{brands[0]} Service {city.name}", "kind": "dealer",
                        "brands": list(brands), "services": list(SERVICES),

@@ -1,6 +1,7 @@
 """video_meeting: the initial state: the directory (world people), the user's meetings around
-the reference date (past ones ended, with recordings and transcripts; future ones scheduled),
-hosted by the user or by others who invited the user."""
+the reference date (the world's meetings, which calendar holds too: past ones ended, with
+recordings and transcripts; future ones scheduled), hosted by the user or by others who invited
+the user."""
 
 from __future__ import annotations
 
@@ -9,31 +10,9 @@ import random
 
 from servers.core import clock
 from servers.core.state import State
-from servers.core.world import REFERENCE_DATE, Person, World
+from servers.core.world import REFERENCE_DATE, World
 
-N_PAST, N_FUTURE = 44, 24
-DURATIONS = [15, 30, 30, 45, 60, 60, 90]
 WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
-
-# kind -> (topics, agenda)
-KINDS = {
-    "sync": (["Weekly team sync", "Engineering stand-up", "Ops weekly check-in"],
-             "Updates, blockers, priorities for the week"),
-    "planning": (["Sprint planning", "Q3 roadmap review", "Budget planning FY27",
-                  "Launch planning: mobile app"], "Goals, scope, owners and dates"),
-    "review": (["Design critique", "Data platform demo", "Quarterly business review"],
-               "Walkthrough, feedback, next steps"),
-    "customer": (["Customer call: {company}", "Partnership intro: {company}",
-                  "Contract renewal: {company}"], "Introductions, needs, pricing, next steps"),
-    "one_on_one": (["1:1 {user} / {other}"], "Check-in, feedback, career goals"),
-    "hiring": (["Hiring debrief: {title}", "Interview loop sync: {title}"],
-               "Candidate feedback and decision"),
-    "incident": (["Postmortem: checkout outage", "Postmortem: data pipeline delay"],
-                 "Timeline, root cause, action items"),
-    "allhands": (["Company all-hands", "Monthly town hall"], "Company updates and Q&A"),
-}
-KIND_WEIGHTS = ["sync"] * 4 + ["planning"] * 3 + ["review"] * 2 + ["customer"] * 3 + [
-    "one_on_one"] * 3 + ["hiring", "incident", "allhands"]
 
 LINES = {
     "sync": ["The migration to the new warehouse system is about {pct}% done.",
@@ -96,14 +75,6 @@ def _fmt(when: dt.datetime) -> str:
     return clock.stamp(when)
 
 
-def _topic(kind: str, rng: random.Random, user: Person, others: list[Person],
-           company: str) -> str:
-    return rng.choice(KINDS[kind][0]).format(company=company, user=user.first_name,
-                                             other=others[0].first_name,
-                                             title=rng.choice(["Data Engineer", "Designer",
-                                                               "Account Executive"]))
-
-
 def _transcript(kind: str, rng: random.Random, speakers: list[str], host: str,
                 names: dict[str, str], company: str, minutes: int) -> list[dict]:
     def fill(text: str, speaker: str) -> str:
@@ -132,45 +103,16 @@ def build(s: State, world: World, rng: random.Random) -> None:
             hint="give people by id like 'p_004' or by exact email").load(
         [{"person_id": p.id, "name": p.name, "email": p.email, "title": p.title}
          for p in world.people])
-    others = list(world.people[1:])
-    team = rng.sample(others, 7)
     names = {p.id: p.name for p in world.people}
-    plans = [(rng.randint(-45, -1), i) for i in range(N_PAST)]
-    plans += [(rng.randint(0, 21), N_PAST + i) for i in range(N_FUTURE)]
-    starts = []
-    for day, _ in plans:
-        hour = rng.randint(9, 17) if day >= 0 else rng.randint(8, 17)
-        date = REFERENCE_DATE + dt.timedelta(days=day)
-        if date.weekday() >= 5:  # meetings happen on weekdays
-            date -= dt.timedelta(days=date.weekday() - 4)
-        starts.append(clock.local(date, dt.time(hour, rng.choice([0, 0, 30])), world.tz))
-    starts.sort()
     meetings, recordings = [], []
-    for i, start in enumerate(starts):
-        kind = rng.choice(KIND_WEIGHTS)
-        company = rng.choice([c for c in world.companies if c.id != user.company_id])
-        if kind == "customer":
-            guests = [p for p in world.people if p.company_id == company.id and p.id != user.id]
-            invited = rng.sample(guests, min(2, len(guests))) + rng.sample(team, 1)
-        elif kind == "one_on_one":
-            invited = rng.sample(team, 1)
-        elif kind == "allhands":
-            invited = team + rng.sample([p for p in others if p not in team], 8)
-        else:
-            invited = rng.sample(team, rng.randint(2, 5))
-        user_hosts = kind == "customer" or (kind != "allhands" and rng.random() < 0.65)
-        host = user if user_hosts else invited[0]
-        guests_ids = [p.id for p in invited if p.id != host.id] + (
-            [] if user_hosts else [user.id])
-        past = start < world.now
-        status = "ended" if past else "scheduled"
-        if i % 11 == 5:
-            status = "cancelled"
-        duration = 60 if kind == "allhands" else 30 if kind == "one_on_one" else rng.choice(
-            DURATIONS)
+    # the world's meetings: calendar holds the same ones as events (same title, times, people)
+    for m in world.meetings:
+        start, kind, duration = m.start, m.kind, m.minutes
+        status = "cancelled" if m.cancelled else "ended" if start < world.now else "scheduled"
+        host = world.person(m.host_id)
         people = [{"person_id": host.id, "role": "host", "rsvp": "accepted",
                    "attended": True if status == "ended" else None}]
-        for pid in guests_ids:
+        for pid in m.invitee_ids:
             rsvp = "accepted" if pid == user.id else rng.choice(
                 ["accepted"] * 6 + ["pending"] * 3 + ["declined"])
             attended = None
@@ -178,11 +120,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 attended = pid == user.id or (rsvp != "declined" and rng.random() < 0.85)
             people.append({"person_id": pid, "role": "attendee", "rsvp": rsvp,
                            "attended": attended})
-        meeting_id = f"mtg_{i + 1:04d}"
+        meeting_id = m.id
         auto_record = kind not in ("one_on_one", "hiring") and rng.random() < 0.85
         meetings.append({
-            "meeting_id": meeting_id, "topic": _topic(kind, rng, user, invited, company.name),
-            "agenda": KINDS[kind][1], "host_id": host.id, "start": _fmt(start),
+            "meeting_id": meeting_id, "topic": m.topic, "agenda": m.agenda,
+            "host_id": host.id, "start": _fmt(start),
             "duration_minutes": duration, "status": status,
             "join_url": f"https://zoom.example.com/j/{rng.randint(10**9, 10**10 - 1)}",
             "passcode": f"{rng.randint(0, 999999):06d}", "waiting_room": rng.random() < 0.6,
@@ -201,7 +143,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 "duration_minutes": length, "size_mb": round(length * rng.uniform(9, 14), 1),
                 "share_url": f"https://zoom.example.com/rec/share/{rng.randint(10**7, 10**8)}",
                 "transcript_status": transcript_status,
-                "transcript": (_transcript(kind, rng, attended, host.id, names, company.name,
+                "transcript": (_transcript(kind, rng, attended, host.id, names, m.company,
                                            length) if transcript_status == "ready" else [])})
     s.table("meetings", key="meeting_id", kind="meeting",
             hint="use list_meetings to see meeting ids").load(meetings)

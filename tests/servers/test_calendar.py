@@ -6,6 +6,25 @@ from servers.calendar import DOMAIN
 from tests.servers.common import digest, fails, ok, ok_all, runtime_fixture, state
 
 rt = runtime_fixture(DOMAIN)
+# The seeded calendar ends in July (the world's meetings run three weeks past the reference
+# date), so these August days are free but for the weekly series: tests that need a quiet
+# day create their own events there.
+QUIET_TUE, QUIET_THU = "2026-08-04", "2026-08-06"
+
+
+def _team_sync(rt) -> str:
+    """The weekly team sync's event id (Mondays 10:00-11:00, the same as on video_meeting)."""
+    found = ok(rt, "search_events", {"query": "Weekly team sync"})["events"]
+    return next(e["event_id"] for e in found if e["recurrence"] == "weekly")
+
+
+def _budget_pair(rt) -> tuple[str, str]:
+    """Two of the user's one-off "Budget planning" events: Tuesday 09:00-10:00 and Thursday
+    09:30-10:30 of a quiet week."""
+    ids = [ok(rt, "create_event", {"title": "Budget planning", "start": f"{day}T{a}",
+                                   "end": f"{day}T{b}"})["event_id"]
+           for day, a, b in ((QUIET_TUE, "09:00", "10:00"), (QUIET_THU, "09:30", "10:30"))]
+    return ids[0], ids[1]
 
 
 def test_invalid_times_and_overlaps_are_rejected_without_change(rt):
@@ -16,10 +35,10 @@ def test_invalid_times_and_overlaps_are_rejected_without_change(rt):
     bad = rt.call("create_event", {"title": "x", "start": "2026-06-16 nine",
                                    "end": "2026-06-16T09:00"})
     assert not bad.ok and "not a valid date-time" in bad.error
-    # Monday 10:00 is the weekly team sync (evt_0001)
+    # Monday 10:00 is the weekly team sync
     clash = rt.call("create_event", {"title": "x", "start": "2026-06-22T10:30",
                                      "end": "2026-06-22T11:30"})
-    assert not clash.ok and "evt_0001" in clash.error and "allow_overlap" in clash.error
+    assert not clash.ok and _team_sync(rt) in clash.error and "allow_overlap" in clash.error
     assert digest(rt) == before
     forced = rt.call("create_event", {"title": "x", "start": "2026-06-22T10:30",
                                       "end": "2026-06-22T11:30", "allow_overlap": True})
@@ -29,7 +48,7 @@ def test_invalid_times_and_overlaps_are_rejected_without_change(rt):
 def test_weekly_series_expands_into_occurrences(rt):
     events = ok_all(rt, "list_events", {"start_date": "2026-06-15", "end_date": "2026-07-12",
                                          "calendar_id": "cal_work"}, "events")
-    sync = [e["start"] for e in events if e["event_id"] == "evt_0001"]
+    sync = [e["start"] for e in events if e["event_id"] == _team_sync(rt)]
     # seed 0's home is Berlin: stamps carry its June offset
     assert sync == ["2026-06-15T10:00+02:00", "2026-06-22T10:00+02:00",
                     "2026-06-29T10:00+02:00", "2026-07-06T10:00+02:00"]
@@ -37,13 +56,13 @@ def test_weekly_series_expands_into_occurrences(rt):
 
 
 def test_free_slots_skip_busy_time_and_weekends(rt):
-    ok(rt, "create_event", {"title": "Focus", "start": "2026-06-16T10:00",
-                             "end": "2026-06-16T11:30"})
-    slots = ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 90})["slots"]
-    assert slots == [{"start": "2026-06-16T11:30+02:00", "end": "2026-06-16T17:00+02:00"}]
-    slots = ok(rt, "find_free_slots", {"date": "2026-06-16", "duration_minutes": 60})["slots"]
-    assert slots == [{"start": "2026-06-16T09:00+02:00", "end": "2026-06-16T10:00+02:00"},
-                     {"start": "2026-06-16T11:30+02:00", "end": "2026-06-16T17:00+02:00"}]
+    day = QUIET_TUE
+    ok(rt, "create_event", {"title": "Focus", "start": f"{day}T10:00", "end": f"{day}T11:30"})
+    slots = ok(rt, "find_free_slots", {"date": day, "duration_minutes": 90})["slots"]
+    assert slots == [{"start": f"{day}T11:30+02:00", "end": f"{day}T17:00+02:00"}]
+    slots = ok(rt, "find_free_slots", {"date": day, "duration_minutes": 60})["slots"]
+    assert slots == [{"start": f"{day}T09:00+02:00", "end": f"{day}T10:00+02:00"},
+                     {"start": f"{day}T11:30+02:00", "end": f"{day}T17:00+02:00"}]
     weekend = rt.call("find_free_slots", {"date": "2026-06-20", "duration_minutes": 30})
     assert not weekend.ok and "Saturday" in weekend.error
 
@@ -103,37 +122,37 @@ def test_reminders_duplicate_and_past_events(rt):
     assert times == sorted(times) and len(rems) == 25
 
 
-# evt_0037 is the user's one-off "Budget planning", Wednesday 2026-06-24 09:00-10:00; evt_0049
-# is another of theirs on 2026-07-08 09:30-10:30.
-
-
 def test_update_event_keeps_the_14_day_limit_of_create_event(rt):
-    too_long = {"start": "2026-06-24T09:00", "end": "2026-07-09T09:00", "allow_overlap": True}
+    first, _ = _budget_pair(rt)
+    too_long = {"start": f"{QUIET_TUE}T09:00", "end": "2026-08-19T09:00",
+                "allow_overlap": True}
     created = fails(rt, "create_event", {"title": "x", **too_long}, "at most 14 days")
-    updated = fails(rt, "update_event", {"event_id": "evt_0037", **too_long})
+    updated = fails(rt, "update_event", {"event_id": first, **too_long})
     assert updated.removeprefix("update_event: ") == created.removeprefix("create_event: ")
-    ok(rt, "update_event", {"event_id": "evt_0037", "end": "2026-07-08T09:00",
+    ok(rt, "update_event", {"event_id": first, "end": "2026-08-18T09:00",
                             "allow_overlap": True})
 
 
 def test_update_event_checks_clashes_when_only_the_recurrence_changes(rt):
-    fails(rt, "update_event", {"event_id": "evt_0037", "recurrence": "daily"},
-          "evt_0049", "allow_overlap")
-    out = ok(rt, "update_event", {"event_id": "evt_0037", "recurrence": "daily",
+    first, second = _budget_pair(rt)
+    fails(rt, "update_event", {"event_id": first, "recurrence": "daily"},
+          second, "allow_overlap")
+    out = ok(rt, "update_event", {"event_id": first, "recurrence": "daily",
                                   "allow_overlap": True})
     assert out["recurrence"] == "daily"
 
 
 def test_clash_messages_give_both_events_start_and_end_with_dates(rt):
-    # the weekly Team sync (evt_0001) meets Mondays 10:00-11:00
+    # the weekly team sync meets Mondays 10:00-11:00
     error = fails(rt, "create_event", {"title": "x", "start": "2026-06-22T10:30",
                                        "end": "2026-06-22T11:30"})
-    assert ("2026-06-22T10:30+02:00–2026-06-22T11:30+02:00 overlaps event evt_0001 'Team sync' "
-            "(2026-06-22T10:00+02:00–2026-06-22T11:00+02:00)") in error
+    assert (f"2026-06-22T10:30+02:00–2026-06-22T11:30+02:00 overlaps event {_team_sync(rt)} "
+            "'Weekly team sync' (2026-06-22T10:00+02:00–2026-06-22T11:00+02:00)") in error
+    first, second = _budget_pair(rt)
     # the same wall time given as UTC: converted to the world's zone
-    error = fails(rt, "update_event", {"event_id": "evt_0037", "start": "2026-07-08T07:00Z"})
-    assert ("2026-07-08T09:00+02:00–2026-07-08T10:00+02:00 overlaps event evt_0049 "
-            "'Budget planning' (2026-07-08T09:30+02:00–2026-07-08T10:30+02:00)") in error
-    error = fails(rt, "update_event", {"event_id": "evt_0037", "recurrence": "daily"})
-    assert ("2026-07-08T09:00+02:00–2026-07-08T10:00+02:00 overlaps event evt_0049 "
-            "'Budget planning' (2026-07-08T09:30+02:00–2026-07-08T10:30+02:00)") in error
+    error = fails(rt, "update_event", {"event_id": first, "start": f"{QUIET_THU}T07:00Z"})
+    assert (f"{QUIET_THU}T09:00+02:00–{QUIET_THU}T10:00+02:00 overlaps event {second} "
+            f"'Budget planning' ({QUIET_THU}T09:30+02:00–{QUIET_THU}T10:30+02:00)") in error
+    error = fails(rt, "update_event", {"event_id": first, "recurrence": "daily"})
+    assert (f"{QUIET_THU}T09:00+02:00–{QUIET_THU}T10:00+02:00 overlaps event {second} "
+            f"'Budget planning' ({QUIET_THU}T09:30+02:00–{QUIET_THU}T10:30+02:00)") in error

@@ -21,6 +21,32 @@ def _first_item(rt: Runtime, restaurant_id: str) -> dict:
     return next(i for i in items if i["available"] and not i["option_groups"])
 
 
+def _home(rt: Runtime) -> str:
+    return next(a["city"] for a in rt.call("list_saved_addresses", {}).payload["addresses"]
+                if a["label"] == "Home")
+
+
+def _pizza(rt: Runtime) -> dict:
+    """An available pizza (sizes and extras) at an Italian place in the user's city, open now
+    (looked up: ids move when the world changes)."""
+    found = rt.call("search_restaurants", {"city": _home(rt), "cuisine": "italian",
+                                           "open_now": True}).payload["restaurants"]
+    for r in found:
+        items = rt.call("get_menu", {"restaurant_id": r["restaurant_id"]}).payload["items"]
+        pizza = next((i for i in items if i["available"] and i["name"] == "Margherita Pizza"),
+                     None)
+        if pizza is not None:
+            return {**pizza, "restaurant": r}
+    raise AssertionError("no open Italian place with a pizza in the user's city")
+
+
+def _cafe(rt: Runtime, **want: object) -> dict:
+    """A cafe in the user's city, open now, with the wanted fields."""
+    found = rt.call("search_restaurants", {"city": _home(rt), "cuisine": "cafe",
+                                           "open_now": True}).payload["restaurants"]
+    return next(r for r in found if all(r[k] == v for k, v in want.items()))
+
+
 def test_restaurants_are_the_worlds_restaurants_and_cafes(rt):
     found = rt.call("search_restaurants", {"limit": 50}).payload
     places = {p.id: p for p in make_world(0).places if p.kind in ("restaurant", "cafe")}
@@ -31,36 +57,41 @@ def test_restaurants_are_the_worlds_restaurants_and_cafes(rt):
 
 
 def test_one_restaurant_per_cart(rt):
-    assert rt.call("add_to_cart", {"item_id": "itm_0072"}).ok  # Trattoria Juniper
+    pizza = _pizza(rt)
+    assert rt.call("add_to_cart", {"item_id": pizza["item_id"]}).ok
     before = digest(rt)
-    other = _first_item(rt, "rst_011")["item_id"]  # Marble Coffee
+    cafe = _cafe(rt)["restaurant_id"]
+    other = _first_item(rt, cafe)["item_id"]
     out = rt.call("add_to_cart", {"item_id": other})
-    assert not out.ok and "replace_cart" in out.error and "Trattoria Juniper" in out.error
+    assert not out.ok and "replace_cart" in out.error and pizza["restaurant"]["name"] in out.error
     assert digest(rt) == before
     cart = rt.call("add_to_cart", {"item_id": other, "replace_cart": True}).payload
-    assert cart["restaurant_id"] == "rst_011" and [ln["item_id"] for ln in cart["lines"]] == [
+    assert cart["restaurant_id"] == cafe and [ln["item_id"] for ln in cart["lines"]] == [
         other]
 
 
 def test_options_are_validated_and_priced(rt):
-    bad = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["pineapple"]})
+    pizza = _pizza(rt)["item_id"]
+    bad = rt.call("add_to_cart", {"item_id": pizza, "options": ["pineapple"]})
     assert not bad.ok and "pineapple" in bad.error and "extra cheese" in bad.error
-    two = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["regular", "large"]})
+    two = rt.call("add_to_cart", {"item_id": pizza, "options": ["regular", "large"]})
     assert not two.ok and "only one size" in two.error
-    cart = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["Mushrooms"]}).payload
+    cart = rt.call("add_to_cart", {"item_id": pizza, "options": ["Mushrooms"]}).payload
     line = cart["lines"][0]
     assert line["options"] == ["regular", "mushrooms"] and "size: regular" in cart["notice"]
-    item = rt.session(None).state["menu_items"].get("itm_0072")  # 11.50 + 1.00 USD-like
+    item = rt.session(None).state["menu_items"].get(pizza)
     extra = next(c["price"] for g in item["option_groups"] for c in g["choices"]
                  if c["name"] == "mushrooms")
-    assert money_ops.minor(line["unit_price"], "EUR") == item["price"] + extra == 1125
-    again = rt.call("add_to_cart", {"item_id": "itm_0072", "options": ["mushrooms"]}).payload
+    assert money_ops.minor(line["unit_price"], "EUR") == item["price"] + extra
+    assert extra == 90  # 1.00 USD-like, in EUR cents
+    again = rt.call("add_to_cart", {"item_id": pizza, "options": ["mushrooms"]}).payload
     assert len(again["lines"]) == 1 and again["lines"][0]["quantity"] == 2  # merged
 
 
 def test_promo_rules_and_drop_when_cart_shrinks(rt):
     assert not rt.call("apply_promo_code", {"code": "SAVE15"}).ok  # empty cart
-    rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 2, "options": ["large"]})
+    pizza = _pizza(rt)["item_id"]
+    rt.call("add_to_cart", {"item_id": pizza, "quantity": 2, "options": ["regular"]})
     used = rt.call("apply_promo_code", {"code": "welcome10"})
     assert not used.ok and "already used" in used.error
     expired = rt.call("apply_promo_code", {"code": "SPRING5"})
@@ -68,7 +99,7 @@ def test_promo_rules_and_drop_when_cart_shrinks(rt):
     cafe = rt.call("apply_promo_code", {"code": "COFFEE2"})
     assert not cafe.ok and "cafe restaurants" in cafe.error
     assert not rt.call("apply_promo_code", {"code": "NOPE"}).ok
-    cart = rt.call("apply_promo_code", {"code": "SAVE15"}).payload  # subtotal 29 < 30
+    cart = rt.call("apply_promo_code", {"code": "SAVE15"}).payload  # subtotal below 27 EUR
     assert cart is None
     ok = rt.call("apply_promo_code", {"code": "PASTA5"}).payload
     assert ok["discount"] == 4.5 and ok["currency"] == "EUR"  # 5 USD-like
@@ -81,7 +112,8 @@ def test_promo_rules_and_drop_when_cart_shrinks(rt):
 def test_checkout_rules(rt):
     empty = rt.call("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001"})
     assert not empty.ok and "empty" in empty.error
-    croissant = next(i for i in rt.call("get_menu", {"restaurant_id": "rst_011"}).payload[
+    cafe = _cafe(rt, accepts_cash=False)["restaurant_id"]
+    croissant = next(i for i in rt.call("get_menu", {"restaurant_id": cafe}).payload[
         "items"] if i["name"] == "Croissant")
     rt.call("add_to_cart", {"item_id": croissant["item_id"]})
     before = digest(rt)
@@ -96,7 +128,11 @@ def test_checkout_rules(rt):
 
 
 def test_checkout_at_a_closed_restaurant_fails(rt):
-    closed = rt.call("get_menu", {"restaurant_id": "rst_032"}).payload  # London, opens 17:00
+    # London is on UTC+1: at the world's noon in Berlin it is 11:00 there
+    london = rt.call("search_restaurants", {"city": "London", "limit": 50}).payload
+    shut = next(r for r in london["restaurants"] if not r["open_now"]
+                and r["opening_hours"]["mon"])  # closed now, opens later today
+    closed = rt.call("get_menu", {"restaurant_id": shut["restaurant_id"]}).payload
     assert closed["restaurant"]["open_now"] is False
     item = next(i for i in closed["items"] if i["available"] and i["price"] >= 10)
     rt.call("add_to_cart", {"item_id": item["item_id"], "quantity": 2})
@@ -104,11 +140,13 @@ def test_checkout_at_a_closed_restaurant_fails(rt):
                                    "postal_code": "EC1A 1BB"}).payload
     assert addr["city"] == "London"
     out = rt.call("checkout", {"address_id": addr["address_id"], "payment_method_id": "pm_0001"})
-    assert not out.ok and "closed right now" in out.error and "17:00" in out.error
+    assert not out.ok and "closed right now" in out.error
+    assert shut["opening_hours"]["mon"][0] in out.error  # today's hours
 
 
 def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it(rt):
-    rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 3, "options": ["large"]})
+    pizza = _pizza(rt)["item_id"]
+    rt.call("add_to_cart", {"item_id": pizza, "quantity": 3, "options": ["large"]})
     cart = rt.call("apply_promo_code", {"code": "SUMMER26"}).payload
     order = rt.call("checkout", {"address_id": "addr_0002", "payment_method_id": "pm_0003",
                                  "tip": 2.5}).payload
@@ -116,7 +154,7 @@ def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it(
     assert money_ops.minor(order["total"], "EUR") == money_ops.minor(cart["total"], "EUR") + 250
     assert order["instructions"] == "Leave at reception"  # the address's courier note
     assert rt.call("view_cart", {}).payload["lines"] == []
-    rt.call("add_to_cart", {"item_id": "itm_0072", "quantity": 3, "options": ["large"]})
+    rt.call("add_to_cart", {"item_id": pizza, "quantity": 3, "options": ["large"]})
     reuse = rt.call("apply_promo_code", {"code": "SUMMER26"})
     assert not reuse.ok and "single-use" in reuse.error
     cancelled = rt.call("cancel_order", {"order_id": order["order_id"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from servers.core.clock import city_zone
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.maps import DOMAIN
@@ -93,9 +94,13 @@ def test_modes_have_their_speeds_and_reach(rt):
 
 
 def test_opening_hours_agree_with_open_now(rt):
-    # the reference date 2026-06-15 is a Monday; "now" is 12:00 local time
+    # the reference date 2026-06-15 is a Monday; "now" is 12:00 in the user's home city
+    # (seed 0: Berlin), and a place's hours are read on its own city's clock
+    world = make_world(0)
     for place_id in ("pl_0001", "pl_0005", "pl_0007", "pl_0012"):
-        hours = ok(rt, "get_opening_hours", {"place_id": place_id, "time": "12:00"})
+        city = next(p.city for p in world.places if p.id == place_id)
+        local = world.now.astimezone(city_zone(city)).strftime("%H:%M")
+        hours = ok(rt, "get_opening_hours", {"place_id": place_id, "time": local})
         assert hours["date"] == "2026-06-15" and hours["hours_on_date"] == hours["weekly"]["mon"]
         assert hours["open_at_time"] == hours["open_now"]
         assert ok(rt, "get_place_details", {"place_id": place_id})["open_now"] == \

@@ -41,9 +41,13 @@ def test_reservation_holds_stock_and_cancel_releases_it_once(rt):
 
 
 def test_cannot_reserve_more_than_available(rt):
-    available = _available(rt, "sku_1025", "pl_0021")  # 2 of 4 already held by reservations
+    # a product the store has a few of (fewer than the 5 one reservation may take)
+    product, available = next(
+        (f"sku_{n}", a) for n in range(1001, 1100)
+        if rt.call("check_inventory", {"product_id": f"sku_{n}"}).ok
+        and 0 < (a := _available(rt, f"sku_{n}", "pl_0021")) < 5)
     unchanged = digest(rt)
-    out = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": "sku_1025",
+    out = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": product,
                                          "quantity": available + 1})
     assert not out.ok and f"only {available} unit(s)" in out.error
     assert digest(rt) == unchanged

@@ -4,16 +4,38 @@ their rules, failures change nothing."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
+from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.video_meeting import DOMAIN
 from tests.servers.common import fails, ok, runtime_fixture
 
-HOSTED, NOT_HOSTED = "mtg_0051", "mtg_0056"  # a customer call the user hosts; a sync they don't
-
-
 rt = runtime_fixture(DOMAIN)
+CUSTOMER = ("Customer call: ", "Partnership intro: ", "Contract renewal: ")
+
+
+@functools.cache
+def _seeded() -> dict[str, dict]:
+    """Seed 0's meetings the tests need, looked up (ids move when the world changes)."""
+    fresh = Runtime(DOMAIN, default_seed=0)
+    listed = ok(fresh, "list_meetings", {"status": "all", "limit": 100})["meetings"]
+    upcoming = [m for m in listed if m["status"] == "scheduled"]
+    return {"hosted": next(m for m in upcoming if m["is_host"] and m["topic"].startswith(
+                CUSTOMER) and m["participant_count"] == 4),  # a customer call the user hosts
+            "not_hosted": next(m for m in upcoming if not m["is_host"]),
+            "long": next(m for m in upcoming if m["duration_minutes"] >= 45),
+            "past": next(m for m in listed if m["status"] == "ended")}
+
+
+def _hosted() -> str:
+    return _seeded()["hosted"]["meeting_id"]
+
+
+def _not_hosted() -> str:
+    return _seeded()["not_hosted"]["meeting_id"]
 
 
 def test_participants_are_world_people_with_exact_names_and_emails(rt):
@@ -46,55 +68,67 @@ def test_bad_schedules_fail_and_change_nothing(rt, args, needle):
 
 
 def test_schedule_reports_overlapping_meetings(rt):
-    new = ok(rt, "schedule_meeting", {"topic": "Overlap", "start": "2026-06-15T15:45",
+    long = _seeded()["long"]  # 45 minutes or more: a half hour from its 15th minute is inside
+    start = long["start"][:11] + "{:02d}:{:02d}".format(*divmod(
+        int(long["start"][11:13]) * 60 + int(long["start"][14:16]) + 15, 60))
+    new = ok(rt, "schedule_meeting", {"topic": "Overlap", "start": start,
                                        "duration_minutes": 30, "participants": []})
-    assert new["conflicts"] == ["mtg_0047"]  # the 15:30-16:00 customer call
-    assert new["meeting_id"] in ok(rt, "get_meeting", {"meeting_id": "mtg_0047"})["conflicts"]
+    assert new["conflicts"] == [long["meeting_id"]]
+    assert new["meeting_id"] in ok(rt, "get_meeting", {"meeting_id": long["meeting_id"]})[
+        "conflicts"]
 
 
 def test_only_the_host_can_change_or_cancel(rt):
-    host = ok(rt, "get_meeting", {"meeting_id": NOT_HOSTED})["host_name"]
-    fails(rt, "update_meeting", {"meeting_id": NOT_HOSTED, "topic": "Mine now"},
+    not_hosted = _not_hosted()
+    host = ok(rt, "get_meeting", {"meeting_id": not_hosted})["host_name"]
+    fails(rt, "update_meeting", {"meeting_id": not_hosted, "topic": "Mine now"},
            "only its host", host)
-    fails(rt, "cancel_meeting", {"meeting_id": NOT_HOSTED}, "only its host")
-    fails(rt, "add_participants", {"meeting_id": NOT_HOSTED, "participants": ["p_002"]},
+    fails(rt, "cancel_meeting", {"meeting_id": not_hosted}, "only its host")
+    fails(rt, "add_participants", {"meeting_id": not_hosted, "participants": ["p_002"]},
            "only its host")
 
 
 def test_cancel_twice_fails_the_second_time(rt):
-    out = ok(rt, "cancel_meeting", {"meeting_id": HOSTED, "reason": "Customer postponed"})
+    hosted = _hosted()
+    out = ok(rt, "cancel_meeting", {"meeting_id": hosted, "reason": "Customer postponed"})
     assert out["status"] == "cancelled" and out["cancel_reason"] == "Customer postponed"
-    fails(rt, "cancel_meeting", {"meeting_id": HOSTED}, "was cancelled")
+    fails(rt, "cancel_meeting", {"meeting_id": hosted}, "was cancelled")
     upcoming = ok(rt, "list_meetings", {"limit": 100})["meetings"]
-    assert HOSTED not in [m["meeting_id"] for m in upcoming]
+    assert hosted not in [m["meeting_id"] for m in upcoming]
     assert [m["start"] for m in upcoming] == sorted(m["start"] for m in upcoming)
 
 
 def test_rescheduling_resets_rsvps_but_a_title_change_does_not(rt):
-    before = ok(rt, "get_meeting", {"meeting_id": HOSTED})["participants"]
-    renamed = ok(rt, "update_meeting", {"meeting_id": HOSTED, "topic": "Renamed"})
+    hosted = _hosted()
+    before = ok(rt, "get_meeting", {"meeting_id": hosted})["participants"]
+    renamed = ok(rt, "update_meeting", {"meeting_id": hosted, "topic": "Renamed"})
     assert renamed["participants"] == before
-    moved = ok(rt, "update_meeting", {"meeting_id": HOSTED, "start": "2026-06-24T09:00"})
+    moved = ok(rt, "update_meeting", {"meeting_id": hosted, "start": "2026-06-24T09:00",
+                                       "duration_minutes": 60})
     # naive input is the world's local time (seed 0: Berlin, +02:00 in June)
     assert moved["start"] == "2026-06-24T09:00+02:00" and moved["end"] == "2026-06-24T10:00+02:00"
     assert {p["rsvp"] for p in moved["participants"] if p["role"] == "attendee"} == {"pending"}
     assert moved["participants"][0]["rsvp"] == "accepted"  # the host
-    fails(rt, "update_meeting", {"meeting_id": "mtg_0044", "topic": "x"}, "already took place")
-    fails(rt, "update_meeting", {"meeting_id": HOSTED}, "at least one field")
+    fails(rt, "update_meeting", {"meeting_id": _seeded()["past"]["meeting_id"], "topic": "x"},
+          "already took place")
+    fails(rt, "update_meeting", {"meeting_id": hosted}, "at least one field")
 
 
 def test_add_and_remove_participants(rt):
-    out = ok(rt, "add_participants", {"meeting_id": HOSTED,
-                                       "participants": ["p_002", "emma.tanaka@novacapital.com"]})
+    hosted = _hosted()
+    invited = ok(rt, "get_meeting", {"meeting_id": hosted})["participants"]
+    guest = invited[1]["email"]  # already invited
+    assert "p_002" not in [p["person_id"] for p in invited]
+    out = ok(rt, "add_participants", {"meeting_id": hosted, "participants": ["p_002", guest]})
     assert [p["person_id"] for p in out["added"]] == ["p_002"]
-    assert out["already_invited"] == ["emma.tanaka@novacapital.com"]
-    fails(rt, "add_participants", {"meeting_id": HOSTED, "participants": ["p_002"]},
+    assert out["already_invited"] == [guest]
+    fails(rt, "add_participants", {"meeting_id": hosted, "participants": ["p_002"]},
            "already invited")
-    out = ok(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_002"})
+    out = ok(rt, "remove_participant", {"meeting_id": hosted, "participant": "p_002"})
     assert out["removed"]["person_id"] == "p_002" and out["participant_count"] == 4
-    fails(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_002"},
+    fails(rt, "remove_participant", {"meeting_id": hosted, "participant": "p_002"},
            "is not invited")
-    fails(rt, "remove_participant", {"meeting_id": HOSTED, "participant": "p_001"},
+    fails(rt, "remove_participant", {"meeting_id": hosted, "participant": "p_001"},
            "host can't be removed")
 
 
@@ -105,9 +139,9 @@ def test_transcripts_filter_by_speaker_and_respect_status(rt):
            "still being processed")
     fails(rt, "get_recording_transcript", {"recording_id": by_status["none"]},
            "no transcript")
-    full = ok(rt, "get_recording_transcript", {"recording_id": "rec_0015"})
+    full = ok(rt, "get_recording_transcript", {"recording_id": by_status["ready"]})
     speaker = full["segments"][1]["speaker_email"]
-    mine = ok(rt, "get_recording_transcript", {"recording_id": "rec_0015",
+    mine = ok(rt, "get_recording_transcript", {"recording_id": by_status["ready"],
                                                 "speaker": speaker})
     assert mine["segments"] and {s["speaker_email"] for s in mine["segments"]} == {speaker}
     assert mine["total_segments"] == len(full["segments"])
