@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def tasks(tmp_path_factory) -> Path:
-    """40 synthesized tasks over payments and budget (every one needs payments, some budget
-    too), once per test session."""
+    """40 synthesized tasks over payments and budget (most need payments, some both), once
+    per test session."""
     out = tmp_path_factory.mktemp("synth")
     proc = subprocess.run(
         [sys.executable, "-m", "launch.synthesize", "--config=configs/synth.py",

@@ -78,7 +78,8 @@ def test_bad_training_settings_are_named_before_anything_loads(tmp_path, section
 @pytest.mark.timeout(300)
 def test_two_real_processes_stop_at_the_check_before_anything_loads(tmp_path):
     """Two JAX processes (gloo, 4 fake devices each) with a mesh whose one batch shard cannot
-    be split between them: each exits 1 naming the fields, before synthesis or weights."""
+    be split between them: each exits 2 (a usage error) naming the fields, before synthesis
+    or weights."""
     port = free_port()
     logs = run_processes([
         [sys.executable, "-m", "launch.train", "--config=configs/tiny.py",
@@ -87,7 +88,7 @@ def test_two_real_processes_stop_at_the_check_before_anything_loads(tmp_path):
          "--config.distributed.enabled=True",
          f"--config.distributed.coordinator_address=127.0.0.1:{port}",
          "--config.distributed.num_processes=2", f"--config.distributed.process_id={p}"]
-        for p in range(2)], devices=4, cwd=ROOT, timeout=240, returncode=1)
+        for p in range(2)], devices=4, cwd=ROOT, timeout=240, returncode=2)
     for log in logs:
         assert "error: --config.mesh.data=1 x --config.mesh.fsdp=1 = 1 batch shards do not " \
                "split over 2 processes" in log, log[-2000:]

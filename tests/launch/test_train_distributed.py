@@ -62,6 +62,10 @@ def test_two_processes_train_the_tiny_config_and_one_restores_it(tasks, tmp_path
         assert row["failed"] == 0.0  # every episode was played on its process's servers
         assert row["response_tokens"] > 0
         assert repr(row["loss"]) == first[row["step"]]
+        # process 0 gathered both processes' episodes into the step's one file
+        path = workdir / "episodes" / f"step_{row['step']:06d}.jsonl"
+        records = [json.loads(x) for x in path.read_text().splitlines()]
+        assert len(records) == 8 and sorted({r["group"] for r in records}) == [0, 1]
 
     out = tmp_path / "restored"
     proc = subprocess.run([sys.executable, "-m", "launch.export", f"--workdir={workdir}",
