@@ -160,10 +160,14 @@ def build(s: State, world: World, rng: random.Random) -> None:
     watchlists = s.table("watchlists", key="watchlist_id", kind="watchlist",
                          hint="use get_watchlists to see watchlist ids")
     others = [x for x in symbols if x not in held]
+    tech = [x for x in symbols if stocks.get(x)["sector"] == "Technology"]
+    # at most as many as there are: a seed's listed universe can hold fewer than 4 technology
+    # stocks (seed 928608938 has 3 and crashed here); the same draws wherever enough exist
     watchlists.load([
-        {"watchlist_id": "wl_001", "name": "Main", "symbols": sorted(rng.sample(others, 6))},
-        {"watchlist_id": "wl_002", "name": "Tech ideas", "symbols": sorted(
-            rng.sample([x for x in symbols if stocks.get(x)["sector"] == "Technology"], 4))},
+        {"watchlist_id": "wl_001", "name": "Main",
+         "symbols": sorted(rng.sample(others, min(6, len(others))))},
+        {"watchlist_id": "wl_002", "name": "Tech ideas",
+         "symbols": sorted(rng.sample(tech, min(4, len(tech))))},
         {"watchlist_id": "wl_003", "name": "Dividend", "symbols": sorted(
             rng.sample(["KO", "JNJ", "XOM", "JPM", "WMT", "V"], 3))}])
     # cash moved into the account in the session (deposit_funds); none at generation

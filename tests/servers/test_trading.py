@@ -281,3 +281,15 @@ def test_a_deposit_lets_a_buy_through_that_buying_power_refused(rt):
     assert digest(rt) == before
     ok(rt, "deposit_funds", amount=float(_dec(price) * 2))
     assert ok(rt, "place_order", symbol="AAPL", side="buy", quantity=shares)["trade"]
+
+
+def test_a_world_with_few_technology_stocks_still_builds():
+    """Seed 928608938's universe lists 3 technology stocks: the 'Tech ideas' watchlist takes
+    them all instead of crashing the session open (it asked for 4)."""
+    rt = Runtime(DOMAIN, default_seed=928608938)
+    common.ok(rt, "get_watchlists", {})  # the session serves
+    lists = {w["name"]: w["symbols"] for w in common.state(rt)["watchlists"].rows()}
+    stocks = common.state(rt)["stocks"]
+    tech = {s["symbol"] for s in stocks.rows() if s["sector"] == "Technology"}
+    assert len(tech) == 3 and set(lists["Tech ideas"]) == tech
+    assert len(lists["Main"]) == 6
