@@ -38,10 +38,19 @@ async def replay_row(manager: MCPManager, row: dict) -> tuple[int, int, dict[str
     return calls, errors, hashes
 
 
-async def _replay_all(rows: Sequence[dict], transport: str) -> list[tuple[int, int, dict]]:
+async def _replay_all(rows: Sequence[dict], transport: str
+                      ) -> list[tuple[int, int, dict[str, str] | None, str | None]]:
+    """(calls, errors, hashes, why a row could not be replayed) per row: a row whose session
+    cannot open (or whose replay breaks) is reported, not the end of the check."""
     servers = sorted({s for r in rows for s in r["servers"]})
+    out = []
     async with MCPManager([ServerSpec(s, transport) for s in servers], call_timeout=60) as mgr:
-        return [await replay_row(mgr, r) for r in rows]
+        for row in rows:
+            try:
+                out.append((*await replay_row(mgr, row), None))
+            except Exception as err:
+                out.append((0, 0, None, f"{type(err).__name__}: {err}"))
+    return out
 
 
 async def revalidate(rows: Sequence[dict], n: int, seed: int = 0, transport: str = "stdio",
@@ -51,16 +60,21 @@ async def revalidate(rows: Sequence[dict], n: int, seed: int = 0, transport: str
     sample = random.Random(seed).sample(candidates, min(n, len(candidates)))
     fresh = await _replay_all(sample, transport)
     local = await _replay_all(sample, "inprocess")
-    too_many, differ = [], []
-    for row, (calls, errors, hashes), (_, _, mine) in zip(sample, fresh, local, strict=True):
+    too_many, differ, unplayable = [], [], {}
+    for row, (calls, errors, hashes, why), (_, _, mine, why_local) in zip(sample, fresh, local,
+                                                                          strict=True):
+        if why or why_local:
+            unplayable[row["id"]] = why or why_local
+            continue
         if calls and errors / calls > max_error_frac:
             too_many.append(row["id"])
         if hashes != mine or set(hashes) != set(row["servers"]):
             differ.append(row["id"])
     return {"checked": len(sample), "transport": transport,
-            "calls": sum(c for c, _, _ in fresh), "errors": sum(e for _, e, _ in fresh),
+            "calls": sum(r[0] for r in fresh), "errors": sum(r[1] for r in fresh),
             "over_error_threshold": too_many, "hash_mismatch": differ,
-            "passed": not too_many and not differ}
+            "unplayable": unplayable,
+            "passed": not too_many and not differ and not unplayable}
 
 
 def main(argv: list[str] | None = None) -> int:
