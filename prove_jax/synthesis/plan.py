@@ -23,8 +23,18 @@ def block_of(index: int, cfg: SynthConfig, servers: Sequence[str]
     block = index // cfg.context_refresh_k
     server = servers[block % len(servers)]
     world_seed = derive_seed(cfg.seed, "world", block)
-    split = "test" if unit(cfg.seed, "split", block) < cfg.test_frac else "train"
-    return block, server, world_seed, split
+    test = unit(cfg.seed, "split", block) < cfg.test_frac or block == _sure_test_block(cfg)
+    return block, server, world_seed, "test" if test else "train"
+
+
+def _sure_test_block(cfg: SynthConfig) -> int:
+    """One block the run holds out whatever the draws (-1 with test_frac 0), among the
+    blocks the kept examples alone fill: each block is held out with probability test_frac,
+    which a small run (a 400-row run has 10 blocks: 60% at 0.05) can miss entirely."""
+    if cfg.test_frac <= 0:
+        return -1
+    blocks = max(1, -(-cfg.num_examples // cfg.context_refresh_k))
+    return derive_seed(cfg.seed, "sure-test-block") % blocks
 
 
 def sample_turns(rng: random.Random, lo: int, hi: int, decay: float) -> int:

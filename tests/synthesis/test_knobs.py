@@ -127,3 +127,17 @@ def test_test_split_holds_out_whole_worlds(dataset):
     test = [json.loads(x) for x in dataset.paths["test.jsonl"].read_text().splitlines()]
     assert train and test
     assert not {r["seed"] for r in train} & {r["seed"] for r in test}
+
+
+def test_a_small_run_always_holds_out_a_world():
+    """400 rows at test_frac 0.05 fill 10 blocks: drawn alone, 60% of seeds would hold out none
+    (0.95 ** 10); one sure block among the filled ones keeps the test split non-empty."""
+    from prove_jax.synthesis.plan import block_of
+    from prove_jax.synthesis.settings import SynthConfig
+
+    for seed in range(40):
+        cfg = SynthConfig(num_examples=400, seed=seed, test_frac=0.05, context_refresh_k=40)
+        splits = {block_of(i, cfg, ["payments"])[3] for i in range(0, 400, 40)}
+        assert "test" in splits and "train" in splits, seed
+    never = SynthConfig(num_examples=400, seed=0, test_frac=0.0, context_refresh_k=40)
+    assert {block_of(i, never, ["payments"])[3] for i in range(0, 4000, 40)} == {"train"}
