@@ -28,12 +28,14 @@ def block_of(index: int, cfg: SynthConfig, servers: Sequence[str]
 
 
 def _sure_test_block(cfg: SynthConfig) -> int:
-    """One block the run holds out whatever the draws (-1 with test_frac 0), among the
-    blocks the kept examples alone fill: each block is held out with probability test_frac,
-    which a small run (a 400-row run has 10 blocks: 60% at 0.05) can miss entirely."""
-    if cfg.test_frac <= 0:
+    """One block the run holds out whatever the draws, among the blocks the kept examples
+    alone fill: each block is held out with probability test_frac, which a small run (a
+    400-row run has 10 blocks: none held out at 60% of seeds, at 0.05) can miss entirely.
+    -1 (none) where the run asks for less than half a block (a 40-row run is one block: it
+    would all be test)."""
+    blocks = -(-cfg.num_examples // cfg.context_refresh_k)
+    if cfg.test_frac <= 0 or blocks * cfg.test_frac < 0.5:
         return -1
-    blocks = max(1, -(-cfg.num_examples // cfg.context_refresh_k))
     return derive_seed(cfg.seed, "sure-test-block") % blocks
 
 

@@ -141,3 +141,7 @@ def test_a_small_run_always_holds_out_a_world():
         assert "test" in splits and "train" in splits, seed
     never = SynthConfig(num_examples=400, seed=0, test_frac=0.0, context_refresh_k=40)
     assert {block_of(i, never, ["payments"])[3] for i in range(0, 4000, 40)} == {"train"}
+    # a one-block run is not forced to be all test: its block is drawn as before
+    tiny = [SynthConfig(num_examples=40, seed=s, test_frac=0.05, context_refresh_k=40)
+            for s in range(40)]
+    assert sum(block_of(0, c, ["payments"])[3] == "test" for c in tiny) <= 8
