@@ -26,14 +26,12 @@ from servers.trading.common import (
     _market_now,
     _match,
     _next_close,
-    _now,
     _order,
     _out,
     _pct,
     _position,
     _reserved_shares,
     _stock,
-    _tick,
     _trade,
     _watchlist,
 )
@@ -82,7 +80,7 @@ DOMAIN.clock_fields = {"orders": ("created_at", "updated_at"), "trades": ("execu
 def get_market_status(s: State) -> MarketStatus:
     """Tell whether the stock market is open now, with the current time and session hours."""
     market = _market_now(s)
-    return {"status": "open" if _is_open(market) else "closed", "as_of": _now(s),
+    return {"status": "open" if _is_open(market) else "closed", "as_of": clock.now_stamp(s),
             "time_zone": MARKET_ZONE.key, "session_open": SESSION_OPEN.strftime("%H:%M"),
             "session_close": SESSION_CLOSE.strftime("%H:%M"),
             "next_close": clock.stamp(_next_close(market), clock.zone(s)),
@@ -122,7 +120,7 @@ def get_quote(s: State, symbol: Symbol) -> Quote:
     prices = {k: _out(s, row[k]) for k in ("price", "previous_close", "open", "day_high",
                                             "day_low")}
     return {**row, **prices, "currency": money.currency_of(s), "change": _out(s, change),
-            "change_percent": _pct(change, row["previous_close"]), "as_of": _now(s)}
+            "change_percent": _pct(change, row["previous_close"]), "as_of": clock.now_stamp(s)}
 
 
 @DOMAIN.tool(read_only=True)
@@ -158,7 +156,7 @@ def deposit_funds(s: State, amount: Annotated[float, Arg(
         raise ToolError(f"amount {amount} is out of range; deposit more than 0 and at most "
                         f"{money.fmt(cap, cur)} at a time")
     row = s["transfers"].insert({"transfer_id": s.next_id("trf"), "kind": "deposit",
-                                 "amount": minor, "created_at": _tick(s)})
+                                 "amount": minor, "created_at": clock.tick(s)})
     s.set_var("cash", s.var("cash") + minor)
     return {"transfer": _transfer(s, row), "cash": _out(s, s.var("cash")),
             "buying_power": _out(s, _buying_power(s)), "currency": cur}
@@ -223,7 +221,7 @@ def place_order(
                 f" ({owned - free} reserved by open sell orders)" if owned != free else "")
             raise ToolError(f"cannot sell {quantity} {sym}: {held}; at most {free} can be "
                             "sold (short selling is not allowed; see list_positions)")
-    when = _tick(s)
+    when = clock.tick(s)
     order = s["orders"].insert({
         "order_id": s.next_id("ord"), "symbol": sym, "side": side, "order_type": order_type,
         "quantity": quantity, "limit_price": limit,
@@ -246,7 +244,7 @@ def cancel_order(s: State, order_id: Annotated[str, Arg(
     if order["status"] != "open":
         raise ToolError(f"order {order_id} is already {order['status']}; only open orders can "
                         "be cancelled (list_orders with status 'open' shows them)")
-    return _order(s, s["orders"].update(order_id, status="cancelled", updated_at=_tick(s)))
+    return _order(s, s["orders"].update(order_id, status="cancelled", updated_at=clock.tick(s)))
 
 
 @DOMAIN.tool(read_only=True)

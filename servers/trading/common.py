@@ -1,4 +1,4 @@
-"""trading's shared helpers: the session and market clocks, lookups, and the output
+"""trading's shared helpers: the market clock, lookups, and the output
 shapes of quotes, orders, trades, positions and watchlists."""
 
 from __future__ import annotations
@@ -23,17 +23,6 @@ from servers.trading.schemas import (
     Trade,
     Watchlist,
 )
-
-
-def _now(s: State) -> str:
-    """The world clock's current minute."""
-    return clock.now_stamp(s)
-
-
-def _tick(s: State) -> str:
-    """The world clock, one minute further per order placed or changed; it never stops (the
-    old private clock stopped at 15:59, so later orders shared one minute)."""
-    return clock.tick(s)
 
 
 def _market_now(s: State) -> dt.datetime:
