@@ -28,20 +28,17 @@ _STEP = flags.DEFINE_integer("step", None, "only this training step's page")
 _OUT = flags.DEFINE_string("out", None, "where to write the pages (default: RUN/view)")
 
 
-_fail = usage_error
-
-
 def main(argv: list[str]) -> None:
     if len(argv) > 1:
-        _fail(f"unexpected argument {argv[1]!r} (flags are --run, --step, --out)")
+        usage_error(f"unexpected argument {argv[1]!r} (flags are --run, --step, --out)")
     if not _RUN.value:
-        _fail("pass --run=DIR (a training workdir or an evaluation dir)")
+        usage_error("pass --run=DIR (a training workdir or an evaluation dir)")
     from prove_jax.viewer import ViewError, build_view
 
     try:
         written = build_view(_RUN.value, _OUT.value, _STEP.value)
     except (ViewError, OSError) as err:
-        _fail(str(err))
+        usage_error(str(err))
     print(f"wrote {len(written)} page(s) to {written[-1].parent}; open {written[-1]}")
 
 

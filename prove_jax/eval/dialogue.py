@@ -92,7 +92,8 @@ class DialogueConfig:
 class DialogueRecord:
     task_id: str
     # Per user turn, per assistant step, the calls made: {"name", "arguments", "kind",
-    # "result"}; a step without calls is []. Malformed calls are recorded, never executed.
+    # "result", "error": the parse error or None}; a step without calls is []. Malformed calls
+    # are recorded, never executed.
     turns: list[list[list[dict]]] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)  # every assistant text, in order
     messages: list[dict] = field(default_factory=list)  # the conversation as text
@@ -101,9 +102,9 @@ class DialogueRecord:
     failed: str | None = None
     trajectory: Trajectory = field(default_factory=lambda: Trajectory("", 0, 0))
     seconds: float = 0.0
-    # the episode file's conversation and calls (prove_jax.rollout.record's schema)
+    # the episode file's conversation (prove_jax.rollout.record's schema); its tool entries
+    # index the calls of `turns` in order
     transcript: list[dict] = field(default_factory=list)
-    calls: list[dict] = field(default_factory=list)
 
     def fail(self, reason: str, finish_reason: str = "failed") -> None:
         if self.failed is None:
@@ -113,9 +114,14 @@ class DialogueRecord:
     def episode(self, task_kind: str, sample: int = 0) -> dict:
         """The fields of an episode record (`prove_jax.rollout.record`) this benchmark has: no
         PROVE rewards, truth or state hashes."""
+        calls = [{"turn": turn, "name": c["name"], "arguments": c["arguments"],
+                  "outcome": outcome_of(c["kind"]), "kind": c["kind"], "server": None,
+                  "result": c["result"], "error": c.get("error")}
+                 for turn, step in enumerate(s for user_turn in self.turns for s in user_turn)
+                 for c in step]
         return {"schema": SCHEMA, "task_id": self.task_id, "task_kind": task_kind,
                 "sample": sample, "seed": self.trajectory.seed, "world_seed": None,
-                "servers": [], "turns": self.transcript, "calls": self.calls,
+                "servers": [], "turns": self.transcript, "calls": calls,
                 "finish_reason": self.finish_reason, "failed": self.failed,
                 "assistant_turns": self.trajectory.assistant_turns,
                 "user_turns": len(self.turns)}
@@ -154,7 +160,7 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
     traj.append(chat.prompt_tokens(rec.messages, schemas))
     traj.prompt_len = len(traj.tokens)
     rec.turns.append([])
-    step = 0
+    step = n_calls = 0
     while True:
         budget = min(config.max_new_tokens, config.max_total_tokens - len(traj.tokens))
         if budget < 1:
@@ -183,7 +189,8 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
         turn = chat.parse(text, names)
         calls: list[dict] = []
         rec.turns[-1].append(calls)
-        first = len(rec.calls)
+        first = n_calls
+        n_calls += len(turn.calls)
         rec.transcript.append({"role": "assistant", "text": text,
                                "calls": list(range(first, first + len(turn.calls))),
                                "complete": True})
@@ -192,14 +199,10 @@ async def _turns(rec: DialogueRecord, env: EvalEnv, generate: Generate, chat: Ch
             for call in turn.calls:  # in order: a later call may depend on an earlier one
                 outcome = (await env.call(call.name, dict(call.arguments)) if call.ok
                            else ToolOutcome(call.kind, f"Error: {call.error}"))
+                rec.transcript.append({"role": "tool", "call": first + len(calls)})
                 calls.append({"name": call.name, "arguments": call.arguments,
-                              "kind": outcome.kind, "result": outcome.text})
-                rec.transcript.append({"role": "tool", "call": len(rec.calls)})
-                rec.calls.append({"turn": traj.assistant_turns - 1, "name": call.name,
-                                  "arguments": call.arguments,
-                                  "outcome": outcome_of(outcome.kind), "kind": outcome.kind,
-                                  "server": None, "result": outcome.text,
-                                  "error": None if call.ok else call.error})
+                              "kind": outcome.kind, "result": outcome.text,
+                              "error": None if call.ok else call.error})
                 new.append(chat.tool_message(outcome.text, call.name))
             if step >= config.max_steps_per_turn:
                 rec.finish_reason = "max_steps"
