@@ -191,7 +191,7 @@ def _amount_in(s: State, value: float) -> int:
     return amount
 
 
-ContactId = Annotated[str, Arg("Contact id, e.g. 'p_004' (from search_contacts)")]
+ContactId = Annotated[str, Arg("Contact id, e.g. 'p_waqgg5' (from search_contacts)")]
 Amount = Annotated[float, Arg(
     "Amount in the wallet's currency (see get_wallet), in major units with at most the "
     "currency's decimals (2 for EUR/USD, 0 for JPY), > 0", minimum=0.01)]
@@ -244,7 +244,7 @@ def list_payments(
 
 @DOMAIN.tool(read_only=True)
 def get_payment(s: State, payment_id: Annotated[str, Arg(
-        "Payment id, e.g. 'pay_0007' (from list_payments)")]) -> Payment:
+        "Payment id, e.g. 'pay_mfsjs6' (from list_payments)")]) -> Payment:
     """Get one payment's details."""
     return _payment(s, s["payments"].get(payment_id))
 

@@ -10,7 +10,7 @@ from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import State
 
-CardId = Annotated[str, Arg("Card id, e.g. 'card_01' (from list_cards)")]
+CardId = Annotated[str, Arg("Card id, e.g. 'card_uqyamw' (from list_cards)")]
 
 
 @DOMAIN.tool(read_only=True)

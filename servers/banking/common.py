@@ -111,13 +111,13 @@ def withdraw(s: State, row: Row, amount: int) -> None:
 
 
 def post_txn(s: State, **fields: object) -> Row:
-    row = {"transaction_id": s.next_id("txn", 5), "posted_at": now(s), "merchant": None,
+    row = {"transaction_id": s.next_id("txn"), "posted_at": now(s), "merchant": None,
            "status": "posted", "card_id": None, "payee_id": None,
            "counterparty_account_id": None, "memo": "", "dispute_id": None, **fields}
     return s["transactions"].insert(row)
 
 
-AccountId = Annotated[str, Arg("Account id, e.g. 'acc_001' (from list_accounts)")]
+AccountId = Annotated[str, Arg("Account id, e.g. 'acc_rz2yjv' (from list_accounts)")]
 MAX_TRANSFER_USD = 50000  # caps in USD-like units, scaled to the world's currency
 MAX_PAYMENT_USD = 10000
 Amount = Annotated[float, Arg(

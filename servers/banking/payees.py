@@ -74,7 +74,7 @@ def add_payee(
             raise ToolError(f"this account is already saved as payee {p['payee_id']} "
                             f"({p['name']}); use that payee id")
     row = s["payees"].insert({
-        "payee_id": s.next_id("pye", 3), "name": name.strip(), "kind": kind,
+        "payee_id": s.next_id("pye"), "name": name.strip(), "kind": kind,
         "category": category, "bank_name": BANKS.get(routing_number, "External bank"),
         "routing_number": routing_number, "account_last4": last4, "email": email,
         "nickname": nickname, "person_id": None, "added_on": TODAY.isoformat()})
@@ -84,7 +84,7 @@ def add_payee(
 @DOMAIN.tool(read_only=False)
 def pay_payee(
         s: State,
-        payee_id: Annotated[str, Arg("Payee id, e.g. 'pye_003' (from list_payees)")],
+        payee_id: Annotated[str, Arg("Payee id, e.g. 'pye_kp5x5n' (from list_payees)")],
         from_account_id: Annotated[str, Arg("Checking account to pay from")],
         amount: Amount,
         memo: Memo = "",

@@ -101,7 +101,7 @@ def schedule_transfer(
 
 @DOMAIN.tool(read_only=False)
 def cancel_scheduled_transfer(s: State, scheduled_transfer_id: Annotated[str, Arg(
-        "Scheduled transfer id, e.g. 'sch_0003' (from list_scheduled_transfers)")]
+        "Scheduled transfer id, e.g. 'sch_hhw8rz' (from list_scheduled_transfers)")]
         ) -> ScheduledTransfer:
     """Cancel an active scheduled or recurring transfer (all future runs)."""
     row = s["scheduled_transfers"].get(scheduled_transfer_id)

@@ -61,7 +61,7 @@ def list_transactions(
 
 @DOMAIN.tool(read_only=True)
 def get_transaction(s: State, transaction_id: Annotated[str, Arg(
-        "Transaction id, e.g. 'txn_00042' (from list_transactions)")]) -> Transaction:
+        "Transaction id, e.g. 'txn_c8bdz8' (from list_transactions)")]) -> Transaction:
     """Get one transaction's full details."""
     return as_txn(s, s["transactions"].get(transaction_id))
 

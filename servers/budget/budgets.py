@@ -62,7 +62,7 @@ def create_budget(s: State, category_id: CategoryId, month: Month, limit: Limit,
         raise ToolError(f"{month} already has budget {existing['budget_id']} for this "
                         "category; use update_budget_limit to change its limit")
     row = s["budgets"].insert({
-        "budget_id": s.next_id("bud", 3), "category_id": category_id, "month": month,
+        "budget_id": s.next_id("bud"), "category_id": category_id, "month": month,
         "limit": amount_in(s, limit, "limit", 1), "alert_threshold": alert_threshold,
         "created_on": TODAY.isoformat()})
     return as_budget(s, row)

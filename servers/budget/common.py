@@ -111,9 +111,9 @@ def as_goal(s: State, row: Row) -> Goal:
             "monthly_needed": out(s, money.divide(remaining, months))}
 
 
-CategoryId = Annotated[str, Arg("Category id, e.g. 'cat_01' (from list_categories)")]
-BudgetId = Annotated[str, Arg("Budget id, e.g. 'bud_017' (from list_budgets)")]
-ExpenseId = Annotated[str, Arg("Expense id, e.g. 'exp_0042' (from list_expenses)")]
+CategoryId = Annotated[str, Arg("Category id, e.g. 'cat_xafpjz' (from list_categories)")]
+BudgetId = Annotated[str, Arg("Budget id, e.g. 'bud_atnmm9' (from list_budgets)")]
+ExpenseId = Annotated[str, Arg("Expense id, e.g. 'exp_gtasez' (from list_expenses)")]
 Limit = Annotated[float, Arg(
     "Monthly spending limit in the world's currency (see any budget's `currency`), with at "
     "most the currency's decimals (2 for EUR/USD, 0 for JPY), at least 1 USD-like unit",

@@ -28,7 +28,7 @@ def list_savings_goals(
 @DOMAIN.tool(read_only=False)
 def contribute_to_savings_goal(
         s: State,
-        goal_id: Annotated[str, Arg("Goal id, e.g. 'goal_002' (from list_savings_goals)")],
+        goal_id: Annotated[str, Arg("Goal id, e.g. 'goal_nckssw' (from list_savings_goals)")],
         amount: Amount,
         action: Annotated[Literal["deposit", "withdraw"], Arg(
             "deposit: add to the goal; withdraw: take money back out")] = "deposit",

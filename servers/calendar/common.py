@@ -117,7 +117,7 @@ def drop_reminders(s: State, event_id: str) -> int:
     return len(doomed)
 
 
-EventId = Annotated[str, Arg("Event id, e.g. 'evt_0012' (from list_events or search_events)")]
+EventId = Annotated[str, Arg("Event id, e.g. 'evt_sfm9sr' (from list_events or search_events)")]
 CalendarId = Annotated[str, Arg("Calendar id: 'cal_work' or 'cal_personal' (list_calendars)")]
 DateTime = Annotated[str, Arg("Date-time 'YYYY-MM-DDTHH:MM' in your local time (or with a 'Z' or "
                               "'+hh:mm' offset), e.g. '2026-06-16T09:30'",

@@ -62,7 +62,7 @@ def list_invitations(
 @DOMAIN.tool(read_only=False)
 def respond_to_invitation(
         s: State,
-        invitation_id: Annotated[str, Arg("Invitation id, e.g. 'inv_0003' (list_invitations)")],
+        invitation_id: Annotated[str, Arg("Invitation id, e.g. 'inv_ck6zgx' (list_invitations)")],
         response: Annotated[Response, Arg("accepted or tentative puts the event on the "
                                           "calendar; declined removes it")],
         calendar_id: Annotated[str | None, Arg(

@@ -65,7 +65,7 @@ def list_reminders(
 @DOMAIN.tool(read_only=False)
 def delete_reminder(
         s: State,
-        reminder_id: Annotated[str, Arg("Reminder id, e.g. 'rem_0004' (list_reminders)")]
+        reminder_id: Annotated[str, Arg("Reminder id, e.g. 'rem_tdb2ag' (list_reminders)")]
         ) -> DeletedReminder:
     """Delete one reminder."""
     s["reminders"].delete(reminder_id)

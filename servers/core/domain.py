@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from servers.core import clock, paging
+from servers.core import clock, ids, paging
 from servers.core.schema import make_validator, signature_schemas
 from servers.core.state import State
-from servers.core.world import World
+from servers.core.world import WORLD_ID_PREFIXES, World
 
 
 @dataclass(frozen=True)
@@ -108,8 +108,10 @@ class Domain:
 
     def new_state(self, world: World, rng: random.Random) -> State:
         state = State()
+        state.id_salt = str(world.seed)  # ids minted while building are the world's too
         clock.begin(state, world)  # every server's session starts at the world's now
         self.build(state, world, rng)
+        ids.seal(state, world.seed, WORLD_ID_PREFIXES)
         state.commit()  # generation is not undoable
         return state
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from servers.core.errors import NotFound, ToolError
+from servers.core.ids import opaque
 
 Row = dict[str, Any]
 
@@ -84,6 +85,7 @@ class State:
         # (store, key, old value or _MISSING, position of a deleted row or None)
         self._journal: list[tuple[dict, str, Any, int | None]] = []
         self._digest: str | None = None  # memo, dropped by every change
+        self.id_salt = ""  # the world seed that `next_id` mints under (set by ids.seal)
 
     def _record(self, entry: tuple[dict, str, Any, int | None]) -> None:
         """Journal one change (for rollback); the state is no longer what was hashed."""
@@ -109,12 +111,17 @@ class State:
         self._record((self._vars, name, self._vars.get(name, _MISSING), None))
         self._vars[name] = value
 
-    def next_id(self, prefix: str, width: int = 4) -> str:
-        """A fresh id like 'txn_0042'; counters are state too, so replays agree."""
+    def next_id(self, prefix: str) -> str:
+        """A fresh opaque id like 'txn_k7qm2x' (the 42nd 'txn' of this world, see
+        servers.core.ids); counters are state too, so replays agree."""
+        return opaque(self.id_salt, f"{prefix}_{self.next_number(prefix)}")
+
+    def next_number(self, prefix: str) -> int:
+        """Advance the counter of `prefix` and return it (for serial numbers beside ids)."""
         key = f"__seq_{prefix}"
         n = self._vars.get(key, 0) + 1
         self.set_var(key, n)
-        return f"{prefix}_{n:0{width}d}"
+        return n
 
     # ---------------------------------------------------------------- transactions
     def begin(self) -> None:

@@ -18,6 +18,9 @@ from servers.core import locales
 from servers.core.hours import Hours, make_hours
 from servers.core.meetings import Meeting, make_meetings
 
+# The world's own ids (people, companies, places, meetings) are positional here; every server
+# shows them sealed into opaque ids of the seed (servers.core.ids), identical on all servers.
+WORLD_ID_PREFIXES = frozenset({"p", "co", "pl", "mtg"})
 REFERENCE_DATE = dt.date(2026, 6, 15)  # "today" in every world; data is dated relative to it
 
 FIRST = ["Alice", "Bruno", "Chen", "Dana", "Elif", "Farid", "Grace", "Hiro", "Ines", "Jonas",

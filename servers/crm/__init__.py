@@ -1,7 +1,7 @@
 """crm: a sales CRM (accounts, contacts, deals through pipeline stages, activities, tasks).
 
 Accounts are the world's companies and contacts the world's people (contact id = person id,
-e.g. 'p_004', so the same person is addressable on email and team_chat). The user is the
+e.g. 'p_waqgg5', so the same person is addressable on email and team_chat). The user is the
 world's principal, who sells with the colleagues at their company (the sales reps).
 Tools live in contacts.py, deals.py and activities.py; importing them registers them.
 Contacts and accounts added in a session get ids 'ct_0001' and 'acct_0001' (they are not

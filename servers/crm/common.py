@@ -29,11 +29,11 @@ Priority = Literal["low", "normal", "high"]
 ActivityKind = Literal["call", "meeting", "email", "note"]
 
 DATE = r"\d{4}-\d{2}-\d{2}"
-ContactId = Annotated[str, Arg("Contact id = the person's id, e.g. 'p_004', or 'ct_0001' for a "
-                               "contact added with create_contact (from search_contacts)")]
-AccountId = Annotated[str, Arg("Account id, e.g. 'co_003' (from search_accounts)")]
-DealId = Annotated[str, Arg("Deal id, e.g. 'dl_0007' (from list_deals)")]
-TaskId = Annotated[str, Arg("Task id, e.g. 'tsk_0004' (from list_tasks)")]
+ContactId = Annotated[str, Arg("Contact id = the person's id, e.g. 'p_waqgg5', or 'ct_z5m9xk' "
+                               "for a contact added with create_contact (from search_contacts)")]
+AccountId = Annotated[str, Arg("Account id, e.g. 'co_h6qmc7' (from search_accounts)")]
+DealId = Annotated[str, Arg("Deal id, e.g. 'dl_jqcd4j' (from list_deals)")]
+TaskId = Annotated[str, Arg("Task id, e.g. 'tsk_bqpnga' (from list_tasks)")]
 Limit = Annotated[int, Arg("At most this many results", minimum=1, maximum=100)]
 
 

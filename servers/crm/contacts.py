@@ -143,7 +143,7 @@ def create_contact(
         last_name: Annotated[str, Arg("Last name", min_length=1, max_length=40)],
         email: Annotated[str, Arg("Work email, e.g. 'mia.chen@harbor.io'", pattern=EMAIL,
                                   max_length=120)],
-        account_id: Annotated[str, Arg("The account (company) they work at, e.g. 'co_003' "
+        account_id: Annotated[str, Arg("The account (company) they work at, e.g. 'co_h6qmc7' "
                                        "(from search_accounts or create_account)")],
         title: Annotated[str, Arg("Job title", max_length=80)] = "",
         phone: Annotated[str | None, Arg("Phone number, e.g. '+1-555-201-3344'",
@@ -152,7 +152,7 @@ def create_contact(
         owner_id: Annotated[str | None, Arg("Sales rep who owns the contact (person id; "
                                             "default: the account's owner)")] = None
 ) -> Contact:
-    """Add a new contact (a person at an account); new contacts get ids like 'ct_0001'."""
+    """Add a new contact (a person at an account); new contacts get ids like 'ct_z5m9xk'."""
     account = s["accounts"].get(account_id)
     owner = owner_id or account["owner_id"]
     rep(s, owner)
@@ -196,7 +196,7 @@ def create_account(
             minimum=0)] = None,
         owner_id: Annotated[str | None, Arg("Sales rep who owns the account (person id; "
                                             "default: you)")] = None) -> Account:
-    """Add a new account (company); new accounts get ids like 'acct_0001'."""
+    """Add a new account (company); new accounts get ids like 'acct_yr5mww'."""
     owner = owner_id or s.var("user_id")
     rep(s, owner)
     name, site = clean(name, "name"), domain.strip().lower()

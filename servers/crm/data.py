@@ -77,7 +77,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     rep_ids = [p.id for p in team]
 
     accounts = s.table("accounts", key="account_id", kind="account",
-                       hint="use search_accounts to find account ids (e.g. 'co_003')")
+                       hint="use search_accounts to find account ids (e.g. 'co_h6qmc7')")
     acc_rows = []
     for c in world.companies:
         kind = ("internal" if c.id == user.company_id else
@@ -93,7 +93,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     contacts = s.table("contacts", key="contact_id", kind="contact",
                        hint="use search_contacts to find contact ids (the person's id, "
-                            "e.g. 'p_004')")
+                            "e.g. 'p_waqgg5')")
     stage_for = {"customer": ["customer"] * 3 + ["opportunity"], "prospect":
                  ["lead", "lead", "qualified", "opportunity"], "partner": ["other"],
                  "churned": ["churned"], "internal": ["other"]}
@@ -146,7 +146,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
             "created_at": created, "closed_at": history[-1]["changed_at"] if closed else None,
             "stage_history": history})
     s.table("deals", key="deal_id", kind="deal",
-            hint="use list_deals to find deal ids (e.g. 'dl_0007')").load(deal_rows)
+            hint="use list_deals to find deal ids (e.g. 'dl_jqcd4j')").load(deal_rows)
     s.set_var("__seq_dl", len(deal_rows))
 
     # A prospect that has signed a deal is a customer; lifecycle stages follow account types.
@@ -210,5 +210,5 @@ def build(s: State, world: World, rng: random.Random) -> None:
             "created_at": days_ago(world, max(0, -due_in) + rng.randint(3, 20), rng),
             "completed_at": days_ago(world, -due_in, rng) if done else None})
     s.table("tasks", key="task_id", kind="task",
-            hint="use list_tasks to see task ids (e.g. 'tsk_0004')").load(task_rows)
+            hint="use list_tasks to see task ids (e.g. 'tsk_bqpnga')").load(task_rows)
     s.set_var("__seq_tsk", len(task_rows))

@@ -129,5 +129,5 @@ def refuse_draft(row: Row, action: str) -> None:
                         "(send it with send_draft first)")
 
 
-EmailId = Annotated[str, Arg("Email id, e.g. 'msg_0012' (from list_emails or search_emails)")]
+EmailId = Annotated[str, Arg("Email id, e.g. 'msg_vv974x' (from list_emails or search_emails)")]
 Limit = Annotated[int, Arg("At most this many, newest first", minimum=1, maximum=100)]

@@ -107,7 +107,7 @@ def list_drafts(s: State, limit: Limit = 20) -> DraftList:
 
 @DOMAIN.tool(read_only=False)
 def send_draft(s: State, draft_id: Annotated[str, Arg(
-        "Draft id, e.g. 'draft_0002' (from list_drafts)")]) -> Email:
+        "Draft id, e.g. 'draft_ppnur5' (from list_drafts)")]) -> Email:
     """Send a draft; it leaves the drafts folder and appears in sent with a new email id."""
     draft = s["emails"].get(draft_id)
     if draft["folder_id"] != "drafts":

@@ -29,7 +29,7 @@ from servers.filesystem.common import (
 )
 from servers.filesystem.seed import compressed_size
 
-ArchiveId = Annotated[str, Arg("Archive id, e.g. 'arc_0001' (from list_archives or "
+ArchiveId = Annotated[str, Arg("Archive id, e.g. 'arc_dkuu4x' (from list_archives or "
                                "create_archive)")]
 TAG_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,31}$"
 MAX_TAGS = 10

@@ -29,7 +29,7 @@ from servers.food_delivery.restaurants import check_city
 MAX_PER_LINE = 20
 MAX_ADDRESSES = 10
 Quantity = Annotated[int, Arg("Number of portions", minimum=1, maximum=MAX_PER_LINE)]
-LineId = Annotated[str, Arg("Cart line id, e.g. 'ln_001' (from view_cart)")]
+LineId = Annotated[str, Arg("Cart line id, e.g. 'ln_xg6ngc' (from view_cart)")]
 
 
 def resolve_options(item: Row, options: list[str]) -> tuple[list[str], list[str]]:
@@ -73,7 +73,7 @@ def put_in_cart(s: State, item: Row, quantity: int, options: list[str]) -> None:
     if same:
         s["cart"].update(same[0]["line_id"], quantity=have + quantity)
     else:
-        s["cart"].insert({"line_id": s.next_id("ln", 3), "item_id": item["item_id"],
+        s["cart"].insert({"line_id": s.next_id("ln"), "item_id": item["item_id"],
                           "options": options, "quantity": quantity})
     s.set_var("cart_restaurant_id", item["restaurant_id"])
 
@@ -98,7 +98,7 @@ MAX_TIP_USD = 50  # the most a tip may be, scaled to the world's currency
 @DOMAIN.tool(read_only=False)
 def add_to_cart(
         s: State,
-        item_id: Annotated[str, Arg("Menu item id, e.g. 'itm_0102' (from get_menu)")],
+        item_id: Annotated[str, Arg("Menu item id, e.g. 'itm_rzrmxm' (from get_menu)")],
         quantity: Quantity = 1,
         options: Annotated[list[str] | None, Arg(
             "Option choices by name, e.g. ['large', 'oat milk']; required groups left out get "
@@ -222,9 +222,9 @@ def list_payment_methods(s: State) -> PaymentMethodList:
 @DOMAIN.tool(read_only=False, requires=("add_to_cart",))
 def checkout(
         s: State,
-        address_id: Annotated[str, Arg("Delivery address id, e.g. 'addr_0001' (from "
+        address_id: Annotated[str, Arg("Delivery address id, e.g. 'addr_gc2akf' (from "
                                        "list_saved_addresses)")],
-        payment_method_id: Annotated[str, Arg("Payment method id, e.g. 'pm_0001' (from "
+        payment_method_id: Annotated[str, Arg("Payment method id, e.g. 'pm_etab2s' (from "
                                               "list_payment_methods)")],
         tip: Annotated[float, Arg(
             "Courier tip in the world's currency (see the cart's `currency`), with at most "

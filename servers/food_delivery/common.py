@@ -19,7 +19,7 @@ DOMAIN = Domain("food_delivery", "Food delivery from restaurants and cafes: sear
 # fields stamped from the session clock: left out of clock-free state comparisons
 DOMAIN.clock_fields = {"orders": ("placed_at", "estimated_delivery_at", "history.at")}
 
-OrderId = Annotated[str, Arg("Order id, e.g. 'ord_0021' (from list_orders)")]
+OrderId = Annotated[str, Arg("Order id, e.g. 'ord_re6rc8' (from list_orders)")]
 
 
 def clock(s: State) -> dt.datetime:

@@ -72,7 +72,7 @@ def search_restaurants(
 @DOMAIN.tool(read_only=True)
 def get_menu(
         s: State,
-        restaurant_id: Annotated[str, Arg("Restaurant id, e.g. 'rst_014' (from "
+        restaurant_id: Annotated[str, Arg("Restaurant id, e.g. 'rst_nz8bxw' (from "
                                           "search_restaurants)")],
         category: Annotated[Category | None, Arg("Only this menu section")] = None,
         vegetarian_only: Annotated[bool, Arg("Only vegetarian dishes")] = False) -> Menu:

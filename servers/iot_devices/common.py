@@ -25,8 +25,8 @@ DOMAIN.clock_fields = {"devices": ("last_seen",), "lock_codes": ("created_at",),
 DeviceType = Literal["light", "thermostat", "lock", "camera", "plug", "blinds", "speaker",
                      "sensor"]
 Color = Literal["red", "orange", "yellow", "green", "teal", "blue", "purple", "pink", "white"]
-HomeId = Annotated[str, Arg("Home id, e.g. 'home_001' (from list_homes)")]
-DeviceId = Annotated[str, Arg("Device id, e.g. 'dev_0012' (from list_devices)")]
+HomeId = Annotated[str, Arg("Home id, e.g. 'home_mr9frs' (from list_homes)")]
+DeviceId = Annotated[str, Arg("Device id, e.g. 'dev_uh8z5n' (from list_devices)")]
 assert len(COLORS) == len(Color.__args__)  # one list of colour names
 
 # Where to go instead, when a tool is called on a device of the wrong type.

@@ -146,7 +146,7 @@ def add_lock_code(
 
 @DOMAIN.tool(read_only=False)
 def delete_lock_code(s: State, code_id: Annotated[str, Arg(
-        "Code id, e.g. 'code_0003' (from get_device on the lock)")]) -> DeletedCode:
+        "Code id, e.g. 'code_wr2vzv' (from get_device on the lock)")]) -> DeletedCode:
     """Remove an access code from its lock; the PIN stops working immediately."""
     row = s["lock_codes"].get(code_id)
     dev = s["devices"].get(row["device_id"])

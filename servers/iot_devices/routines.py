@@ -107,7 +107,7 @@ def create_scene(s: State, home_id: HomeId, name: Name, device_ids: Annotated[li
 
 @DOMAIN.tool(read_only=False)
 def activate_scene(s: State, scene_id: Annotated[str, Arg(
-        "Scene id, e.g. 'scn_0004' (from list_scenes)")]) -> SceneRun:
+        "Scene id, e.g. 'scn_dg73vx' (from list_scenes)")]) -> SceneRun:
     """Apply a scene's saved settings to its devices. Offline devices (and locks whose door
     is open) are skipped and reported; the rest still change."""
     scene = s["scenes"].get(scene_id)
@@ -223,7 +223,7 @@ def create_automation(
 @DOMAIN.tool(read_only=False)
 def set_automation_enabled(
         s: State,
-        automation_id: Annotated[str, Arg("Automation id, e.g. 'aut_0007' (from "
+        automation_id: Annotated[str, Arg("Automation id, e.g. 'aut_tuadwh' (from "
                                           "list_automations)")],
         enabled: Annotated[bool, Arg("true to enable (resume), false to disable (pause)")],
 ) -> Automation:
@@ -281,7 +281,7 @@ def create_device_group(s: State, home_id: HomeId, name: Name, device_ids: Annot
 @DOMAIN.tool(read_only=False)
 def control_device_group(
         s: State,
-        group_id: Annotated[str, Arg("Group id, e.g. 'grp_0002' (from list_device_groups)")],
+        group_id: Annotated[str, Arg("Group id, e.g. 'grp_mgmr9p' (from list_device_groups)")],
         on: Annotated[bool, Arg("true to switch every member on, false to switch them off")],
 ) -> GroupRun:
     """Switch every device of a group on or off. Offline members are skipped and reported."""

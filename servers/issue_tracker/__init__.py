@@ -1,7 +1,7 @@
 """issue_tracker: a Jira-like tracker (projects, issues through a workflow, assignees,
 comments, issue links, watchers, time logging, sprints).
 
-Users are the world's people (user id = person id, e.g. 'p_004', with the same name and email
+Users are the world's people (user id = person id, e.g. 'p_waqgg5', with the same name and email
 as on email and team_chat); the user is the world's principal, a member of every project.
 Tools live in issues.py, collab.py and planning.py; importing them registers them on DOMAIN.
 """

@@ -83,7 +83,7 @@ def link_issues(
 
 @DOMAIN.tool(read_only=False)
 def remove_issue_link(s: State, link_id: Annotated[str, Arg(
-        "Link id, e.g. 'lnk_0004' (get_issue lists an issue's links)")]) -> RemovedLink:
+        "Link id, e.g. 'lnk_dxzryg' (get_issue lists an issue's links)")]) -> RemovedLink:
     """Remove a link between two issues."""
     row = s["links"].delete(link_id)
     touch(s, row["source_issue_id"])

@@ -27,7 +27,7 @@ Resolution = Literal["fixed", "done", "wont_fix", "duplicate", "cannot_reproduce
 DATE = r"\d{4}-\d{2}-\d{2}"
 IssueId = Annotated[str, Arg("Issue key, e.g. 'WEB-3' (from search_issues)")]
 ProjectId = Annotated[str, Arg("Project key, e.g. 'WEB' (from list_projects)")]
-SprintId = Annotated[str, Arg("Sprint id, e.g. 'spr_003' (from list_sprints)")]
+SprintId = Annotated[str, Arg("Sprint id, e.g. 'spr_gqcsyp' (from list_sprints)")]
 _LABEL = re.compile(r"[a-z0-9][a-z0-9-]{0,29}")
 
 

@@ -89,7 +89,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
     s.table("users", key="user_id", kind="user",
-            hint="use list_users to find user ids (the person's id, e.g. 'p_004')").load([
+            hint="use list_users to find user ids (the person's id, e.g. 'p_waqgg5')").load([
                 {"user_id": p.id, "name": p.name, "email": p.email, "username": p.username,
                  "title": p.title} for p in world.people])
     others = [p.id for p in world.people[1:]]
@@ -196,7 +196,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.table("projects", key="project_id", kind="project",
             hint="use list_projects to see project ids (e.g. 'WEB')").load(projects)
     s.table("sprints", key="sprint_id", kind="sprint",
-            hint="use list_sprints to see sprint ids (e.g. 'spr_003')").load(sprints)
+            hint="use list_sprints to see sprint ids (e.g. 'spr_gqcsyp')").load(sprints)
     s.table("links", key="link_id", kind="issue link",
             hint="get_issue lists an issue's links with their link ids").load(links)
     s.set_var("__seq_lnk", len(links))

@@ -36,9 +36,9 @@ Kind = Literal["restaurant", "cafe", "hotel", "store", "landmark"]
 Cuisine = Literal["italian", "japanese", "spanish", "indian", "french", "chinese", "mexican",
                   "american"]
 Mode = Literal["driving", "walking", "transit", "cycling"]
-PlaceId = Annotated[str, Arg("Place id, e.g. 'pl_0012' (from search_places or search_nearby)")]
+PlaceId = Annotated[str, Arg("Place id, e.g. 'pl_aw7pdv' (from search_places or search_nearby)")]
 LocationArg = Annotated[str, Arg(
-    "A place id ('pl_0012'), an exact place name or address, a city name, or 'lat,lon' "
+    "A place id ('pl_aw7pdv'), an exact place name or address, a city name, or 'lat,lon' "
     "(e.g. '38.7223,-9.1393')", min_length=2, max_length=120)]
 Lat = Annotated[float, Arg("Latitude in degrees", minimum=-90, maximum=90)]
 Lon = Annotated[float, Arg("Longitude in degrees", minimum=-180, maximum=180)]
@@ -100,7 +100,7 @@ def resolve(s: State, text: str, what: str) -> Location:
     if found:
         return _place_loc(found[0])
     raise ToolError(f"could not find {what} {text!r}; give a place id from search_places "
-                    "(e.g. 'pl_0012'), an exact place name or address, a city name, or "
+                    "(e.g. 'pl_aw7pdv'), an exact place name or address, a city name, or "
                     "'lat,lon'")
 
 

@@ -11,7 +11,7 @@ from servers.core.state import Row, State
 from servers.maps.common import DOMAIN, PlaceId, list_out, summary
 from servers.maps.models import RemoveOut, SavedList, SavedListDetail, SavedListList, SavedPlace
 
-ListId = Annotated[str, Arg("Saved list id, e.g. 'lst_0002' (from list_saved_lists)")]
+ListId = Annotated[str, Arg("Saved list id, e.g. 'lst_uvvdhg' (from list_saved_lists)")]
 MAX_LISTS = 20
 MAX_PER_LIST = 100
 
@@ -75,7 +75,7 @@ def create_saved_list(
 def save_place(
         s: State, place_id: PlaceId,
         list_id: Annotated[str | None, Arg(
-            "List to save into, e.g. 'lst_0002' (default: Favorites)")] = None,
+            "List to save into, e.g. 'lst_uvvdhg' (default: Favorites)")] = None,
         note: Annotated[str | None, Arg("A private note about the place", max_length=200)
                         ] = None) -> SavedPlace:
     """Save a place to one of the user's lists (Favorites by default)."""

@@ -56,8 +56,8 @@ def match_city(city: str) -> str:
     return match
 
 
-ListingId = Annotated[str, Arg("Listing id, e.g. 'lst_0007' (from search_listings)")]
-SellerId = Annotated[str, Arg("Seller (person) id, e.g. 'p_014' (from get_listing)")]
+ListingId = Annotated[str, Arg("Listing id, e.g. 'lst_yuaj7b' (from search_listings)")]
+SellerId = Annotated[str, Arg("Seller (person) id, e.g. 'p_vvarbw' (from get_listing)")]
 Title = Annotated[str, Arg("Listing title", min_length=3, max_length=80)]
 Description = Annotated[str, Arg("What is for sale, its state, pick-up details",
                                  min_length=1, max_length=1000)]

@@ -105,7 +105,7 @@ def _whole(minor: int, cur: str) -> int:
 
 
 def _message(s: State, conv_id: str, sender: str, text: str, when: str) -> None:
-    s["messages"].insert({"message_id": s.next_id("msg", 5), "conversation_id": conv_id,
+    s["messages"].insert({"message_id": s.next_id("msg"), "conversation_id": conv_id,
                           "sender_id": sender, "text": text, "sent_at": when})
 
 

@@ -47,7 +47,7 @@ def send_message(
                 "buyer_id": me, "seller_id": listing["seller_id"], "unread": 0,
                 "last_message_at": ""})
     when = v.tick(s)
-    msg = s["messages"].insert({"message_id": s.next_id("msg", 5),
+    msg = s["messages"].insert({"message_id": s.next_id("msg"),
                                 "conversation_id": conv["conversation_id"], "sender_id": me,
                                 "text": text, "sent_at": when})
     s["conversations"].update(conv["conversation_id"], unread=0, last_message_at=when)

@@ -113,7 +113,7 @@ def as_voucher(s: State, row: Row) -> Voucher:
 def new_reservation(s: State, store_id: str, product_id: str, quantity: int, status: str,
                      hold_days: int, source_store_id: str | None) -> Reservation:
     rid = s.next_id("res")
-    n = int(rid.split("_")[1])
+    n = s.var("__seq_res")
     row = s["reservations"].insert({
         "reservation_id": rid, "store_id": store_id, "product_id": product_id,
         "quantity": quantity, "unit_price": s["products"].get(product_id)["price"],
@@ -126,7 +126,7 @@ def loyalty_account(s: State) -> Row:
     return s["loyalty_accounts"].rows()[0]
 
 
-StoreId = Annotated[str, Arg("Store id, e.g. 'pl_0021' (from find_stores)")]
-ProductId = Annotated[str, Arg("Product id, e.g. 'sku_1014' (from search_catalog)")]
+StoreId = Annotated[str, Arg("Store id, e.g. 'pl_yxgy2t' (from find_stores)")]
+ProductId = Annotated[str, Arg("Product id, e.g. 'sku_w29rgs' (from search_catalog)")]
 Quantity = Annotated[int, Arg("Number of units", minimum=1, maximum=5)]
 City = Annotated[str | None, Arg("City name, e.g. 'Berlin'", min_length=1)]

@@ -42,7 +42,7 @@ def redeem_points(s: State, points: Annotated[Literal[500, 1000, 2500, 5000], Ar
         raise ToolError(f"not enough points: the balance is {acc['points']}, redeeming "
                         f"{points} needs {points - acc['points']} more; pick a smaller option")
     vid, when = s.next_id("vch"), now(s)
-    n = int(vid.split("_")[1])
+    n = s.var("__seq_vch")
     voucher = s["vouchers"].insert({
         "voucher_id": vid, "code": f"MRD-{10000 + (n * 7919) % 90000}-"
         f"{'ABCDEFGHJKLMNPQRSTUVWXYZ'[n % 24]}",

@@ -61,7 +61,7 @@ def list_reservations(
 
 @DOMAIN.tool(read_only=False)
 def cancel_reservation(s: State, reservation_id: Annotated[str, Arg(
-        "Reservation id, e.g. 'res_0018' (from list_reservations)")]) -> Reservation:
+        "Reservation id, e.g. 'res_skb4gq' (from list_reservations)")]) -> Reservation:
     """Cancel an active reservation or transfer; its units go back on sale."""
     res = s["reservations"].get(reservation_id)
     if res["status"] not in ACTIVE:

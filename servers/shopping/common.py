@@ -26,10 +26,10 @@ DOMAIN = Domain("shopping", "An online store: catalog, reviews, cart, coupons, c
 DOMAIN.clock_fields = {"cart": ("added_at",), "wishlist": ("added_at",), "returns": ("created_at",),
                         "reviews": ("created_at",), "orders": ("placed_at", "cancelled_at")}
 
-ProductId = Annotated[str, Arg("Product id, e.g. 'prd_0007' (from search_products)")]
+ProductId = Annotated[str, Arg("Product id, e.g. 'prd_fzeqsg' (from search_products)")]
 ItemId = Annotated[str, Arg(
-    "Item id of one product variant, e.g. 'itm_0012' (from get_product's variants)")]
-OrderId = Annotated[str, Arg("Order id, e.g. 'ord_0021' (from list_orders)")]
+    "Item id of one product variant, e.g. 'itm_xdjuvx' (from get_product's variants)")]
+OrderId = Annotated[str, Arg("Order id, e.g. 'ord_re6rc8' (from list_orders)")]
 
 
 def now(s: State) -> str:

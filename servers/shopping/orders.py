@@ -231,7 +231,7 @@ def request_return(
         items.append({"item_id": item_id, "name": it["name"], "quantity": it["quantity"],
                       "refund": line - kept})
     rid = s.next_id("ret")
-    n = int(rid.split("_")[1])
+    n = s.var("__seq_ret")
     row = s["returns"].insert({
         "return_id": rid, "order_id": order_id, "items": items, "reason": reason,
         "status": "requested", "refund_amount": sum(i["refund"] for i in items),

@@ -2,7 +2,7 @@
 home timeline, likes, reposts, comments, search).
 
 The user is the world's principal; every world person has an account whose user id is their
-world person id (e.g. 'p_004') and whose username is their world username. Tools live in
+world person id (e.g. 'p_waqgg5') and whose username is their world username. Tools live in
 people.py and posts.py; importing them registers them on DOMAIN.
 """
 

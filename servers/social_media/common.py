@@ -119,8 +119,8 @@ class DeleteResult(TypedDict):
     removed_reposts: int
 
 
-UserId = Annotated[str, Arg("User id, e.g. 'p_004' (from search_users or a post's author_id)")]
-PostId = Annotated[str, Arg("Post id, e.g. 'post_0042' (from get_timeline or search_posts)")]
+UserId = Annotated[str, Arg("User id, e.g. 'p_waqgg5' (from search_users or a post's author_id)")]
+PostId = Annotated[str, Arg("Post id, e.g. 'post_cjyvcf' (from get_timeline or search_posts)")]
 
 
 def me(s: State) -> str:

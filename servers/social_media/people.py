@@ -36,7 +36,7 @@ def _profile(s: State, user_id: str) -> Profile:
 
 @DOMAIN.tool(read_only=True)
 def get_user_profile(s: State, user_id: Annotated[str | None, Arg(
-        "User id, e.g. 'p_004' (from search_users); omit for your own profile")] = None
+        "User id, e.g. 'p_waqgg5' (from search_users); omit for your own profile")] = None
                      ) -> Profile:
     """Get a user's profile with follower, following and post counts and whether you follow
     each other. Without user_id, returns the signed-in user's own profile."""
@@ -137,7 +137,7 @@ def list_connections(
         relation: Annotated[Literal["followers", "following"], Arg(
             "followers: accounts that follow the user; following: accounts the user follows")],
         user_id: Annotated[str | None, Arg(
-            "Whose connections, e.g. 'p_004'; omit for your own")] = None,
+            "Whose connections, e.g. 'p_waqgg5'; omit for your own")] = None,
         limit: paging.Limit = 20,
         cursor: paging.Cursor = None,
 ) -> Connections:

@@ -69,7 +69,7 @@ def get_post(s: State, post_id: PostId) -> PostDetail:
 
 @DOMAIN.tool(read_only=False)
 def delete_post(s: State, post_id: Annotated[str, Arg(
-        "Id of one of your own posts or reposts, e.g. 'post_0004' (from get_timeline)")]
+        "Id of one of your own posts or reposts, e.g. 'post_r2vc2a' (from get_timeline)")]
                 ) -> DeleteResult:
     """Delete one of your own posts (its comments and others' reposts of it go too), or undo
     one of your reposts by deleting it."""
@@ -93,7 +93,7 @@ def delete_post(s: State, post_id: Annotated[str, Arg(
 def get_timeline(
         s: State,
         user_id: Annotated[str | None, Arg(
-            "Show this user's posts and reposts, e.g. 'p_004'; omit for your home timeline "
+            "Show this user's posts and reposts, e.g. 'p_waqgg5'; omit for your home timeline "
             "(your posts and those of accounts you follow)")] = None,
         limit: paging.Limit = 20, cursor: paging.Cursor = None) -> PostList:
     """Read the home timeline, or one user's posts, newest first (reposts included)."""
@@ -115,7 +115,7 @@ def search_posts(
             "Words that must all appear in the post text (case-insensitive)")] = None,
         hashtag: Annotated[str | None, Arg("Only posts with this hashtag, with or without '#', "
                                            "e.g. 'travel'")] = None,
-        author_id: Annotated[str | None, Arg("Only posts by this user, e.g. 'p_004'")] = None,
+        author_id: Annotated[str | None, Arg("Only posts by this user, e.g. 'p_waqgg5'")] = None,
         limit: paging.Limit = 20, cursor: paging.Cursor = None) -> PostList:
     """Search original posts (not reposts) by keywords, hashtag and/or author, newest first."""
     if query is None and hashtag is None and author_id is None:

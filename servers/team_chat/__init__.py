@@ -2,7 +2,7 @@
 messages, threads, message search; messages keep the reactions they were seeded with).
 
 The user is the world's principal. Every world person is a member whose member id is their
-world person id (e.g. 'p_004'), with the same name and email, so someone found on crm or email
+world person id (e.g. 'p_waqgg5'), with the same name and email, so someone found on crm or email
 can be looked up here by name. Tools live in channels.py and messages.py; importing them
 registers them on DOMAIN.
 """

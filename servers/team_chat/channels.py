@@ -27,7 +27,8 @@ from servers.team_chat.common import (
 
 GENERAL = "general"  # the workspace-wide channel everyone stays in (as Slack's #general)
 NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,79}")
-MemberIds = Annotated[list[str], Arg("Member ids, e.g. ['p_004', 'p_017'] (from search_members)",
+MemberIds = Annotated[list[str], Arg("Member ids, e.g. ['p_waqgg5', 'p_bhgbja'] "
+                                         "(from search_members)",
                                      min_length=1, max_length=50)]
 
 
@@ -48,7 +49,7 @@ def search_members(
             "Part of a name, email, display name, title or company (case-insensitive), e.g. "
             "'Hiro Bauer' or 'hiro.bauer@'; omit to list everyone")] = None,
         channel_id: Annotated[str | None, Arg(
-            "Only members of this channel, e.g. 'ch_0004' (from list_channels)")] = None,
+            "Only members of this channel, e.g. 'ch_k7zua4' (from list_channels)")] = None,
         limit: paging.Limit = 20, cursor: paging.Cursor = None) -> MemberList:
     """Look people up in the workspace directory (member ids, names, emails, titles, status);
     the result marks your own entry with is_you."""
@@ -102,7 +103,7 @@ def create_channel(
         is_private: Annotated[bool, Arg("Private (invite-only) instead of public")] = False,
         topic: Annotated[str, Arg("What the channel is for", max_length=250)] = "",
         member_ids: Annotated[list[str] | None, Arg(
-            "Members to add besides you, e.g. ['p_004'] (from search_members)",
+            "Members to add besides you, e.g. ['p_waqgg5'] (from search_members)",
             max_length=50)] = None) -> Channel:
     """Create a public or private channel; you become its first member."""
     clean = name.strip().lstrip("#")

@@ -105,9 +105,9 @@ class DeleteResult(TypedDict):
     removed_replies: int
 
 
-ChannelId = Annotated[str, Arg("Channel id, e.g. 'ch_0004' or a direct-message id 'dm_0002' "
+ChannelId = Annotated[str, Arg("Channel id, e.g. 'ch_k7zua4' or a direct-message id 'dm_wu377c' "
                                "(from list_channels)")]
-MessageId = Annotated[str, Arg("Message id, e.g. 'msg_0042' (from get_channel_history or "
+MessageId = Annotated[str, Arg("Message id, e.g. 'msg_sahuvt' (from get_channel_history or "
                                "search_messages)")]
 Text = Annotated[str, Arg(f"Message text, at most {MAX_TEXT} characters", min_length=1,
                           max_length=MAX_TEXT)]

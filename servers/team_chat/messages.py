@@ -99,7 +99,7 @@ def post_message(
 @DOMAIN.tool(read_only=False)
 def send_direct_message(
         s: State,
-        member_id: Annotated[str, Arg("Recipient's member id, e.g. 'p_004' (from "
+        member_id: Annotated[str, Arg("Recipient's member id, e.g. 'p_waqgg5' (from "
                                       "search_members)")],
         text: Text) -> Message:
     """Send a direct message to one person, opening the DM conversation if there is none yet;
@@ -147,9 +147,9 @@ def search_messages(
         s: State,
         query: Annotated[str, Arg("Words that must all appear in the message "
                                   "(case-insensitive)", min_length=1)],
-        channel_id: Annotated[str | None, Arg("Only in this channel or DM, e.g. 'ch_0004'")
+        channel_id: Annotated[str | None, Arg("Only in this channel or DM, e.g. 'ch_k7zua4'")
                               ] = None,
-        sender_id: Annotated[str | None, Arg("Only messages from this member, e.g. 'p_004'")
+        sender_id: Annotated[str | None, Arg("Only messages from this member, e.g. 'p_waqgg5'")
                              ] = None,
         limit: paging.Limit = 20, cursor: paging.Cursor = None) -> SearchResult:
     """Search messages in every conversation you can read (public channels, your private

@@ -238,7 +238,7 @@ def place_order(
 
 @DOMAIN.tool(read_only=False)
 def cancel_order(s: State, order_id: Annotated[str, Arg(
-        "Id of an open order, e.g. 'ord_0031' (from list_orders)")]) -> Order:
+        "Id of an open order, e.g. 'ord_pn54qk' (from list_orders)")]) -> Order:
     """Cancel an open (unfilled) limit order, releasing the cash or shares it held."""
     order = s["orders"].get(order_id)
     if order["status"] != "open":
@@ -283,7 +283,7 @@ def list_trades(
 
 @DOMAIN.tool(read_only=True)
 def get_watchlists(s: State, watchlist_id: Annotated[str | None, Arg(
-        "Only this watchlist, e.g. 'wl_001' (default: all watchlists)")] = None
+        "Only this watchlist, e.g. 'wl_ks5mrt' (default: all watchlists)")] = None
                    ) -> WatchlistList:
     """Show the user's watchlists with the current price of every symbol on them."""
     if watchlist_id is not None:

@@ -117,4 +117,4 @@ Symbol = Annotated[str, Arg("Ticker symbol, e.g. 'AAPL' (from search_symbols)", 
                             max_length=10)]
 Limit = Annotated[int, Arg("Most recent first, at most this many", minimum=1, maximum=100)]
 WatchlistId = Annotated[str | None, Arg(
-    "Watchlist id, e.g. 'wl_002' (from get_watchlists; default: the 'Main' list wl_001)")]
+    "Watchlist id, e.g. 'wl_r28h92' (from get_watchlists; default: the 'Main' list wl_001)")]

@@ -37,9 +37,9 @@ CabinName = Literal["economy", "premium_economy", "business"]
 DATE_PATTERN = r"\d{4}-\d{2}-\d{2}"
 FlightNumber = Annotated[str, Arg("Flight number, e.g. 'SK214' (from search_flights)",
                                   min_length=3, max_length=8)]
-BookingId = Annotated[str, Arg("Flight booking id, e.g. 'bk_0012' (from list_bookings)")]
+BookingId = Annotated[str, Arg("Flight booking id, e.g. 'bk_gbgzny' (from list_bookings)")]
 OptionalMethodId = Annotated[str | None, Arg(
-    "Payment method id, e.g. 'pm_0001' (from list_payment_methods); default: the method that "
+    "Payment method id, e.g. 'pm_etab2s' (from list_payment_methods); default: the method that "
     "paid for the booking")]
 MILES_FACTOR = {"economy": 1.0, "premium_economy": 1.5, "business": 2.0}
 

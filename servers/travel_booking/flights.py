@@ -255,9 +255,9 @@ def hold_flight(
 
 @DOMAIN.tool(read_only=False, requires=("hold_flight",))
 def confirm_booking(s: State, booking_id: Annotated[str, Arg(
-        "Id of a held booking, e.g. 'bk_0027' (from hold_flight or list_bookings)")],
+        "Id of a held booking, e.g. 'bk_ha2yn7' (from hold_flight or list_bookings)")],
                     payment_method_id: Annotated[str, Arg(
-                        "Payment method id, e.g. 'pm_0001' (from list_payment_methods)")]
+                        "Payment method id, e.g. 'pm_etab2s' (from list_payment_methods)")]
                     ) -> Booking:
     """Pay for a held booking and confirm it (charges the fare for every passenger)."""
     booking = s["bookings"].get(booking_id)

@@ -40,7 +40,7 @@ from servers.travel_booking.models import (
 )
 
 HotelId = Annotated[str, Arg(
-    "Hotel id, which is the hotel's maps place id, e.g. 'pl_0007' (from search_hotels)")]
+    "Hotel id, which is the hotel's maps place id, e.g. 'pl_bap2y2' (from search_hotels)")]
 RoomType = Literal["standard", "deluxe", "suite"]
 CheckIn = Annotated[str | None, date_arg("Check-in date")]
 CheckOut = Annotated[str | None, date_arg("Check-out date, after check-in")]
@@ -94,7 +94,7 @@ def search_hotels(
         s: State,
         city: Annotated[str | None, Arg("City name, e.g. 'Lisbon'")] = None,
         query: Annotated[str | None, Arg(
-            "Part of the hotel's name or address, or its place id (e.g. 'pl_0007')")] = None,
+            "Part of the hotel's name or address, or its place id (e.g. 'pl_bap2y2')")] = None,
         check_in: CheckIn = None, check_out: CheckOut = None,
         guests: Annotated[int, Arg("Guests in one room", minimum=1, maximum=4)] = 1,
         max_nightly_rate: Annotated[float | None, Arg(
@@ -154,7 +154,7 @@ def book_hotel(
         check_in: Annotated[str, date_arg("Check-in date")],
         check_out: Annotated[str, date_arg("Check-out date, after check-in")],
         payment_method_id: Annotated[str, Arg(
-            "Payment method id, e.g. 'pm_0001' (from list_payment_methods)")],
+            "Payment method id, e.g. 'pm_etab2s' (from list_payment_methods)")],
         guests: Annotated[int, Arg("Total guests", minimum=1, maximum=16)] = 1,
         rooms: Annotated[int, Arg("Rooms of this type", minimum=1, maximum=MAX_ROOMS)] = 1,
         guest_name: Annotated[str | None, Arg(
@@ -216,7 +216,7 @@ def list_hotel_reservations(
 
 @DOMAIN.tool(read_only=False)
 def cancel_hotel_reservation(s: State, reservation_id: Annotated[str, Arg(
-        "Hotel reservation id, e.g. 'hr_0004' (from list_hotel_reservations)")]
+        "Hotel reservation id, e.g. 'hr_ue4tze' (from list_hotel_reservations)")]
                              ) -> HotelCancelOut:
     """Cancel a confirmed hotel reservation before check-in. Free until two days before
     check-in; after that the first night is charged. Refunds go to the paying method."""

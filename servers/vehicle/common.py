@@ -19,7 +19,7 @@ DOMAIN = Domain("vehicle", "A connected-car app for the user's cars and the comp
 DOMAIN.clock_fields = {"vehicles": ("engine_auto_off_at", "navigation.eta"),
                         "appointments": ("created_at",)}
 
-VehicleId = Annotated[str, Arg("Vehicle id, e.g. 'veh_001' (from list_vehicles)")]
+VehicleId = Annotated[str, Arg("Vehicle id, e.g. 'veh_vv7t3b' (from list_vehicles)")]
 
 
 def now(s: State) -> str:

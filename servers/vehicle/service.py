@@ -123,7 +123,7 @@ def _free_starts(s: State, center_id: str, day: dt.date, duration: int) -> list[
 @DOMAIN.tool(read_only=False)
 def book_service_appointment(
         s: State, vehicle_id: VehicleId,
-        center_id: Annotated[str, Arg("Service center id, e.g. 'svc_003' (from "
+        center_id: Annotated[str, Arg("Service center id, e.g. 'svc_z6hxzz' (from "
                                       "list_service_centers)")],
         service_type: Annotated[ServiceType, Arg("What to have done")],
         date: Annotated[str, Arg("Day of the visit (YYYY-MM-DD), from tomorrow up to 90 days "
@@ -171,7 +171,7 @@ def book_service_appointment(
 @DOMAIN.tool(read_only=False)
 def cancel_service_appointment(
         s: State, appointment_id: Annotated[str, Arg(
-            "Appointment id, e.g. 'apt_0020' (from list_service_appointments)")]
+            "Appointment id, e.g. 'apt_u5wdzb' (from list_service_appointments)")]
 ) -> Appointment:
     """Cancel a scheduled service appointment (at least 24 hours before it starts)."""
     row = s["appointments"].get(appointment_id)

@@ -61,7 +61,7 @@ def search_destinations(
 @DOMAIN.tool(read_only=False)
 def set_navigation(
         s: State, vehicle_id: VehicleId,
-        place_id: Annotated[str, Arg("Destination place id, e.g. 'pl_0015' (from "
+        place_id: Annotated[str, Arg("Destination place id, e.g. 'pl_zfwqx7' (from "
                                      "search_destinations or the maps app)")]) -> Route:
     """Send a destination to the vehicle's navigation: road distance, drive time, ETA and
     whether the remaining range covers the trip."""

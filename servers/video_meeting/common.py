@@ -91,7 +91,7 @@ def parse_start(s: State, value: str) -> dt.datetime:
 
 
 def resolve(s: State, who: str) -> Row:
-    """A directory person from an id ('p_004') or an exact email (case-insensitive)."""
+    """A directory person from an id ('p_waqgg5') or an exact email (case-insensitive)."""
     row = s["people"].find(who.strip())
     if row is not None:
         return row
@@ -99,7 +99,7 @@ def resolve(s: State, who: str) -> Row:
     row = next((p for p in s["people"].rows() if p["email"].lower() == needle), None)
     if row is None:
         raise ToolError(f"{who!r} is not a person id or email in the directory; give people by "
-                        "id like 'p_004' or by their exact email (participants of "
+                        "id like 'p_waqgg5' or by their exact email (participants of "
                         "get_meeting show both)")
     return row
 

@@ -100,7 +100,7 @@ def _transcript(kind: str, rng: random.Random, speakers: list[str], host: str,
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.table("people", key="person_id", kind="person",
-            hint="give people by id like 'p_004' or by exact email").load(
+            hint="give people by id like 'p_waqgg5' or by exact email").load(
         [{"person_id": p.id, "name": p.name, "email": p.email, "title": p.title}
          for p in world.people])
     names = {p.id: p.name for p in world.people}

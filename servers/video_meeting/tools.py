@@ -27,9 +27,9 @@ from servers.video_meeting.common import (
     tick,
 )
 
-MeetingId = Annotated[str, Arg("Meeting id, e.g. 'mtg_0031' (from list_meetings)")]
+MeetingId = Annotated[str, Arg("Meeting id, e.g. 'mtg_r2uj6b' (from list_meetings)")]
 People = Annotated[list[str], Arg(
-    "People to invite: directory ids like 'p_004' or exact emails", max_length=MAX_PARTICIPANTS)]
+    "People to invite: directory ids like 'p_waqgg5' or exact emails", max_length=MAX_PARTICIPANTS)]
 Topic = Annotated[str, Arg("Meeting title", min_length=1, max_length=200)]
 Duration = Annotated[int, Arg("Length in minutes", minimum=15, maximum=480)]
 DateArg = Annotated[str | None, Arg("'YYYY-MM-DD'", pattern=r"\d{4}-\d{2}-\d{2}")]
@@ -100,7 +100,7 @@ def _create(s: State, topic: str, start: dt.datetime, duration: int, people: lis
         raise ToolError("topic must not be blank")
     created = tick(s)
     meeting_id = s.next_id("mtg")
-    serial = int(meeting_id.split("_")[1])
+    serial = s.var("__seq_mtg")
     host = s["people"].get(s.var("user_id"))
     row = s["meetings"].insert({
         "meeting_id": meeting_id, "topic": topic.strip(), "agenda": agenda, "host_id":
@@ -122,7 +122,7 @@ def list_meetings(
         )] = "upcoming",
         from_date: DateArg = None, to_date: DateArg = None,
         participant: Annotated[str | None, Arg(
-            "Only meetings with this person (id like 'p_004' or exact email)")] = None,
+            "Only meetings with this person (id like 'p_waqgg5' or exact email)")] = None,
         query: Annotated[str | None, Arg("Part of the topic (case-insensitive)",
                                          min_length=1)] = None,
         limit: paging.Limit = 20,
@@ -237,7 +237,7 @@ def cancel_meeting(
 
 @DOMAIN.tool(read_only=False)
 def add_participants(s: State, meeting_id: MeetingId, participants: Annotated[list[str], Arg(
-        "People to invite: directory ids like 'p_004' or exact emails", min_length=1,
+        "People to invite: directory ids like 'p_waqgg5' or exact emails", min_length=1,
         max_length=MAX_PARTICIPANTS)]) -> ParticipantChange:
     """Invite more people to a scheduled (or running) meeting the user hosts. People already
     invited are reported, not added twice."""
@@ -267,7 +267,7 @@ def add_participants(s: State, meeting_id: MeetingId, participants: Annotated[li
 @DOMAIN.tool(read_only=False)
 def remove_participant(
         s: State, meeting_id: MeetingId,
-        participant: Annotated[str, Arg("Person to remove: id like 'p_004' or exact email")],
+        participant: Annotated[str, Arg("Person to remove: id like 'p_waqgg5' or exact email")],
 ) -> ParticipantChange:
     """Remove one invited person from a scheduled (or running) meeting the user hosts."""
     row = s["meetings"].get(meeting_id)
@@ -327,10 +327,10 @@ def list_recordings(
 @DOMAIN.tool(read_only=True)
 def get_recording_transcript(
         s: State,
-        recording_id: Annotated[str, Arg("Recording id, e.g. 'rec_0004' (from "
+        recording_id: Annotated[str, Arg("Recording id, e.g. 'rec_s9pz5y' (from "
                                          "list_recordings)")],
         speaker: Annotated[str | None, Arg(
-            "Only what this person said (id like 'p_004' or exact email)")] = None,
+            "Only what this person said (id like 'p_waqgg5' or exact email)")] = None,
         query: Annotated[str | None, Arg("Only segments containing this text "
                                          "(case-insensitive)", min_length=1)] = None,
 ) -> Transcript:
@@ -361,7 +361,7 @@ def get_recording_transcript(
 def start_instant_meeting(
         s: State, topic: Topic,
         participants: Annotated[list[str], Arg(
-            "People to invite right away: ids like 'p_004' or exact emails",
+            "People to invite right away: ids like 'p_waqgg5' or exact emails",
             max_length=MAX_PARTICIPANTS)] = [],  # noqa: B006 - never mutated
         auto_record: Annotated[bool, Arg("Record to the cloud")] = False,
 ) -> Meeting:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from servers.core import ids
 from servers.core.app import CONTROL_KEY, SESSION_KEY, build_server
 from servers.core.domain import Domain
 from servers.core.runtime import Runtime
@@ -16,8 +17,13 @@ from servers.core.state import State
 from servers.registry import load_domain
 
 
-def examples(name: str) -> list[tuple[str, dict]]:
-    return importlib.import_module(f"servers.{name}").EXAMPLES
+def examples(name: str, seed: int = 0) -> list[tuple[str, dict]]:
+    """The server's example calls, written against the seed-0 world's built (positional) ids,
+    as calls on the world of `seed` (servers.core.ids.resolve)."""
+    return [(tool, ids.resolve(args, seed))
+            for tool, args in importlib.import_module(f"servers.{name}").EXAMPLES]
+
+
 
 
 def client(name: str, seed: int = 0) -> tuple[Client, Runtime]:
@@ -112,3 +118,42 @@ def fails(rt: Runtime, tool: str, args: dict, *needles: str) -> str:
         assert needle in out.error, f"{tool}: {needle!r} not in {out.error!r}"
     assert digest(rt) == before, f"{tool}({args}) changed state"
     return out.error
+
+
+def rows_where(rt: Runtime, table: str, **where: Any) -> list[dict]:
+    """Rows of the default session's `table` whose fields equal `where`: how a test finds the
+    entity it needs (ids are opaque and seeded, and seeds vary the world's structure)."""
+    return [r for r in state(rt)[table].rows() if all(r.get(k) == v for k, v in where.items())]
+
+
+def row_where(rt: Runtime, table: str, **where: Any) -> dict:
+    """The first such row; fails the test naming what was looked for when there is none."""
+    found = rows_where(rt, table, **where)
+    assert found, f"no row of {table} with {where} at this seed"
+    return found[0]
+
+
+def world_shape(name: str, seed: int, tables: dict[str, str | None]) -> dict:
+    """Row counts of `tables` and, where a status field is named, each status's count."""
+    s = Runtime(load_domain(name), default_seed=seed).session(None).state
+    shape: dict = {}
+    for table, status in tables.items():
+        rows = s[table].rows()
+        shape[table] = len(rows)
+        if status:
+            shape[f"{table}.{status}"] = sorted(
+                (str(v), sum(1 for r in rows if r.get(status) == v))
+                for v in {r.get(status) for r in rows})
+    return shape
+
+
+def assert_world_varies(name: str, tables: dict[str, str | None]) -> None:
+    """#20: seeds vary the structure, not only ids. Between seeds 11 and 12 every main table's
+    row count differs and so does each named status mix; over seeds 0-5 each count takes at
+    least 3 values."""
+    a, b = world_shape(name, 11, tables), world_shape(name, 12, tables)
+    same = [k for k in a if a[k] == b[k]]
+    assert not same, f"{name}: equal at seeds 11 and 12: {[(k, a[k]) for k in same]}"
+    for table in tables:
+        counts = {world_shape(name, seed, {table: None})[table] for seed in range(6)}
+        assert len(counts) >= 3, f"{name}.{table}: row counts over seeds 0-5 are {counts}"

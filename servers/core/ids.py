@@ -1,0 +1,135 @@
+"""Opaque, seeded ids: what a policy sees instead of positions.
+
+Builders and tools name entities positionally for readability ('acc_003' is the third account
+built, 'ord_46' the 46th order). Positional ids would let a policy memorise them across seeds
+and leak from train worlds into held-out ones, so every one is shown as an opaque id derived
+from (world seed, positional name): 'acc_003' becomes e.g. 'acc_k7qm2x' at one seed and
+'acc_p3hv9t' at another. The mapping is a pure function, so every server of a world (and every
+process) agrees on the ids of shared entities, and a seed still gives one world.
+
+`seal` rewrites a freshly built state once; `State.next_id` mints through `opaque` at run time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from servers.core.state import State
+
+# no look-alikes (0/o, 1/l/i); the body starts with a letter, so it is never all digits and
+# a sealed id never looks positional again (sealing twice changes nothing)
+LETTERS = "abcdefghjkmnpqrstuvwxyz"
+ALPHABET = LETTERS + "23456789"
+BODY_LEN = 6  # 23 * 31^5, about 6.6e8 values: no collision among a world's thousands of ids
+POSITIONAL = re.compile(r"^([a-z][a-z0-9]*)_(\d+)$")
+
+
+def opaque(salt: str | int, name: str) -> str:
+    """The opaque id of positional `name` ('acc_003', 'acc_3' alike) in the world `salt`."""
+    match = POSITIONAL.match(name)
+    if match is None:
+        raise ValueError(f"{name!r} is not a positional id like 'acc_e9k4dg'")
+    prefix, number = match.group(1), int(match.group(2))
+    digest = hashlib.blake2b(f"{salt}/{prefix}_{number}".encode(), digest_size=8).digest()
+    n = int.from_bytes(digest, "big")
+    body = [LETTERS[n % len(LETTERS)]]
+    n //= len(LETTERS)
+    for _ in range(BODY_LEN - 1):
+        body.append(ALPHABET[n % len(ALPHABET)])
+        n //= len(ALPHABET)
+    return f"{prefix}_{''.join(body)}"
+
+
+def key_numbers(state: State) -> dict[str, int]:
+    """The prefix of every positional id in the state ('acc' of 'acc_003': row keys and
+    `id` / `*_id` fields), with the highest number built under it."""
+    found: dict[str, int] = {}
+
+    def note(value: Any) -> None:
+        match = POSITIONAL.match(value) if isinstance(value, str) else None
+        if match:
+            prefix, number = match.group(1), int(match.group(2))
+            found[prefix] = max(found.get(prefix, 0), number)
+
+    for table in state.tables.values():
+        for row_id, row in table._rows.items():
+            note(row_id)
+            for field, value in row.items():  # ids of things with no table ('thr_0003')
+                if field == "id" or field.endswith("_id"):
+                    note(value)
+    return found
+
+
+class Sealer:
+    """Rewrites every positional id with a known prefix, wherever it appears: keys, values,
+    list items, dict keys and inside free text ('Refund for ord_0045')."""
+
+    def __init__(self, salt: str | int, prefixes: set[str]):
+        self.salt = str(salt)
+        alternatives = "|".join(sorted(map(re.escape, prefixes), key=len, reverse=True))
+        # not inside a longer word or path: 'x_acc_003' and 'acc_003.txt' stay as they are,
+        # while 'ord_0045.' ending a sentence is an id
+        self._pattern = re.compile(rf"(?<![\w/.-])(?:{alternatives})_\d+(?![\w/-]|\.\w)"
+                                   if prefixes else r"(?!x)x")
+        self._cache: dict[str, str] = {}
+
+    def _id(self, match: re.Match) -> str:
+        name = match.group(0)
+        out = self._cache.get(name)
+        if out is None:
+            out = self._cache[name] = opaque(self.salt, name)
+        return out
+
+    def text(self, value: str) -> str:
+        if "_" not in value:
+            return value
+        return self._pattern.sub(self._id, value)
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.value(v)
+                    for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(self.value(v) for v in value)
+        return value
+
+
+def seal(state: State, salt: str | int, extra_prefixes: set[str] = frozenset()) -> None:
+    """Replace the positional ids of a freshly built state by opaque ones (generation time,
+    not journaled). `extra_prefixes` are those of entities the state refers to but holds no
+    table of (the world's people, companies, places and meetings)."""
+    built = key_numbers(state)
+    sealer = Sealer(salt, set(built) | set(extra_prefixes))
+    state.id_salt = str(salt)
+    for prefix, highest in built.items():
+        # ids minted later must not land on a built one ('ord_0045' and 'ord_45' are one id)
+        counter = f"__seq_{prefix}"
+        state._vars[counter] = max(state._vars.get(counter, 0), highest)
+    for table in state.tables.values():
+        rows = [sealer.value(row) for row in table.rows()]
+        table._rows.clear()
+        table.load(rows)
+    for name in list(state._vars):
+        state._vars[name] = sealer.value(state._vars[name])
+    state._digest = None
+
+
+def resolve(value: Any, salt: str | int, key: str = "") -> Any:
+    """`value` with every positional id under an id key ('account_id', 'attendee_ids', 'id')
+    replaced by its opaque id in world `salt`: how example calls written against the built
+    (positional) names of a world are played against it."""
+    if isinstance(value, dict):
+        return {k: resolve(v, salt, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve(v, salt, key) for v in value]
+    is_id_key = key == "id" or key.endswith(("_id", "_ids"))
+    if is_id_key and isinstance(value, str) and POSITIONAL.match(value):
+        return opaque(salt, value)
+    return value
