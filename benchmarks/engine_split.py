@@ -29,12 +29,15 @@ from prove_jax.rollout.task import RolloutConfig, Task
 from prove_jax.sampling import Sampler, SamplingParams
 from prove_jax.tools.chat import ChatFormat
 from prove_jax.tools.manager import MCPManager, ServerSpec
+from servers.core import ids
 
+SEED = 0  # every task plays this world, whose built ids the calls below name
 TURNS = [  # (tool, arguments) per assistant turn, then the answer
     [("get_wallet", {}), ("list_accounts", {"type": "checking"})],
-    [("send_payment", {"contact_id": "p_002", "amount": 5, "note": "coffee"})],
-    [("transfer_between_accounts", {"from_account_id": "acc_003", "to_account_id": "acc_001",
-                                    "amount": 25})],
+    [("send_payment", ids.resolve({"contact_id": "p_002", "amount": 5, "note": "coffee"},
+                                  SEED))],
+    [("transfer_between_accounts", ids.resolve(
+        {"from_account_id": "acc_003", "to_account_id": "acc_001", "amount": 25}, SEED))],
 ]
 
 
@@ -120,9 +123,10 @@ class TimedManager(MCPManager):
 
 async def _play(sampler: Sampler, chat: ChatFormat, n_tasks: int, group: int,
                 new_tokens: int) -> dict:
-    tasks = [Task(f"t{i}", ("payments", "banking"), (f"Check my money and pay p_002 ({i}).",),
+    payee = TURNS[1][0][1]["contact_id"]
+    tasks = [Task(f"t{i}", ("payments", "banking"), (f"Check my money and pay {payee} ({i}).",),
                   {"steps": [[{"name": n, "arguments": a} for n, a in turn] for turn in TURNS]},
-                  tools=tuple(n for turn in TURNS for n, _ in turn), seed=i % 4)
+                  tools=tuple(n for turn in TURNS for n, _ in turn), seed=SEED)
              for i in range(n_tasks)]
     policy = SampledScriptPolicy(sampler, chat, new_tokens)
     # The turn budget only caps the scripted text; the sampler decodes `new_tokens` regardless.

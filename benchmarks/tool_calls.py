@@ -1,6 +1,6 @@
 """Tool-call throughput and latency of our MCP servers vs a bare-SDK floor, same run, same client.
 
-Measures one read-only call, `payments.get_payment {"payment_id": "pay_0001"}`, and the two
+Measures one read-only call, `payments.get_payment` of the first payment built, and the two
 session operations every episode pays for: `_session_open` + `_session_close` of a fresh seeded
 session, as one operation, and `_session_snapshot`, the canonical-JSON hash of the session's
 state. Opens come in two kinds. "open+close" cycles over 97 seeds, so after the first pass it
@@ -48,12 +48,14 @@ from typing import Any
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from servers.core import ids
 from servers.core.app import CONTROL_KEY, SESSION_KEY, build_server
 from servers.core.runtime import Runtime
 from servers.registry import load_domain
 
 ROOT = Path(__file__).resolve().parents[1]
-ARGS = {"payment_id": "pay_0001"}
+SEED = 0  # the world every measured session plays (ids are seeded: ARGS name its payment)
+ARGS = ids.resolve({"payment_id": "pay_0001"}, SEED)  # the first payment built
 LEVELS = (1, 16, 128)
 SESSION_LEVELS = (1, 16)
 TARGET = 1.5
@@ -123,10 +125,10 @@ def per_call_us(fn: Any, n: int, repeats: int = 3) -> float:
 
 def python_floor(n: int) -> dict:
     runtime = Runtime(load_domain("payments"))
-    sid = runtime.open(1).id
+    sid = runtime.open(SEED).id
     state, spec = runtime.session(sid).state, runtime.domain.tools["get_payment"]
     outcome = runtime.call("get_payment", ARGS, sid)
-    assert outcome.ok and outcome.payload["payment_id"] == "pay_0001", outcome
+    assert outcome.ok and outcome.payload["payment_id"] == ARGS["payment_id"], outcome
     us_runtime = per_call_us(lambda: runtime.call("get_payment", ARGS, sid), n)
     us_raw = per_call_us(lambda: spec.fn(state, **ARGS), n)
     print(f"python floor ({n} calls, best of 3): Runtime.call {us_runtime:.1f} µs/call, "
@@ -203,7 +205,7 @@ async def measure(client: Client, sids: list[str], calls: int, warmup: int,
                 latencies.append(time.perf_counter() - start)
 
     check = await client.call_tool("get_payment", ARGS, meta={SESSION_KEY: sids[0]})
-    assert (check.structured_content or {}).get("payment_id") == "pay_0001", check
+    assert (check.structured_content or {}).get("payment_id") == ARGS["payment_id"], check
     await asyncio.gather(*(worker(s, max(1, warmup // len(sids)), False) for s in sids))
     per_worker = max(1, calls // len(sids))
     start = time.perf_counter()
@@ -221,8 +223,8 @@ async def bench_transport(name: str, ours_target: Any, floor_target: Any, args: 
         await ours.list_tools(meta={CONTROL_KEY: True})
         await floor.list_tools()
         sids = []
-        for i in range(max(LEVELS)):
-            opened = await ours.call_tool("_session_open", {"seed": i})
+        for _ in range(max(LEVELS)):
+            opened = await ours.call_tool("_session_open", {"seed": SEED})
             sids.append(opened.structured_content["session_id"])
         cells = [("get_payment", conc, args.calls) for conc in LEVELS]
         # session operations: fewer of them (an episode pays each once, not per call)

@@ -34,66 +34,81 @@ def step(name: str, **args) -> list[dict]:
     return [{"name": name, "arguments": args}]
 
 
-THOUGHT = "<think>\nThe user owes p_002; pay before answering.\n</think>\n\n"
+def _pick(server: str, seed: int, table: str, nth: int = 0, **where) -> str:
+    """The id of the `nth` row of `table` with fields `where` in the world of `seed`: ids are
+    opaque and seeded, and seeds vary which entities exist, so the scripts look them up."""
+    state = Runtime(load_domain(server), default_seed=seed).session(None).state
+    rows = [r for r in state[table].rows() if all(r.get(k) == v for k, v in where.items())]
+    return rows[nth][state[table].key]
+
+
+P2, P3, P4 = (_pick("payments", 0, "contacts", n) for n in (1, 2, 3))
+P2_THINK = _pick("payments", 1, "contacts", 1)  # the think task plays seed 1
+SAVINGS = _pick("banking", 0, "accounts", type="savings", status="open")
+CHECKING = _pick("banking", 0, "accounts", type="checking", status="open")
+CARD = _pick("banking", 0, "cards", status="active")
+BILL = _pick("banking", 0, "payees", category="utilities")
+REQUEST = _pick("payments", 0, "requests", direction="incoming", status="pending")
+THOUGHT = f"<think>\nThe user owes {P2_THINK}; pay before answering.\n</think>\n\n"
 SCRIPTS = {
-    "pay": lambda seed, t: [call("send_payment", {"contact_id": "p_002",
+    "pay": lambda seed, t: [call("send_payment", {"contact_id": P2,
                                                   "amount": 10 + seed % 7, "note": "lunch"})]
     if t == 0 else "Sent.",
     "parallel": lambda seed, t: [
-        call("request_payment", {"contact_id": "p_003", "amount": 20, "note": "tickets"}),
-        call("send_payment", {"contact_id": "p_002", "amount": 5, "note": "coffee"})]
+        call("request_payment", {"contact_id": P3, "amount": 20, "note": "tickets"}),
+        call("send_payment", {"contact_id": P2, "amount": 5, "note": "coffee"})]
     if t == 0 else "Requested 20 and sent 5.",
     "followup": lambda seed, t: [
-        [call("transfer_between_accounts", {"from_account_id": "acc_003",
-                                            "to_account_id": "acc_001", "amount": 250 + seed % 3})],
+        [call("transfer_between_accounts", {"from_account_id": SAVINGS,
+                                            "to_account_id": CHECKING, "amount": 250 + seed % 3})],
         "Moved it.",
-        [call("freeze_card", {"card_id": "card_05", "reason": "misplaced"})],
+        [call("freeze_card", {"card_id": CARD, "reason": "misplaced"})],
         "Card frozen."][t],
     "both": lambda seed, t: [
         [call("get_wallet", {}), call("list_accounts", {"type": "checking"})],
-        [call("pay_payee", {"payee_id": "pye_002", "from_account_id": "acc_001", "amount": 84.2,
+        [call("pay_payee", {"payee_id": BILL, "from_account_id": CHECKING, "amount": 84.2,
                             "memo": "June electricity"})],
         "Paid the bill from checking."][t],
     "malformed": lambda seed, t: [
         [raw('<tool_call>\n{"name": "send_payment", "arguments": {"contact_id": \n</tool_call>')],
-        [call("send_payment", {"contact_id": "p_004", "amount": 7, "note": "retry"})],
+        [call("send_payment", {"contact_id": P4, "amount": 7, "note": "retry"})],
         "Sent after fixing the call."][t],
     "unknown": lambda seed, t: [
         [call("teleport", {"to": "mars"}),
          raw('<tool_call>\n{"arguments": {"amount": 3}}\n</tool_call>'),
          raw('<tool_call>\n{"name": "send_payment", "arguments": [1, 2]}\n</tool_call>'),
-         call("send_payment", {"contact_id": "p_002"}),  # the server: schema_error (no amount)
+         call("send_payment", {"contact_id": P2}),  # the server: schema_error (no amount)
          call("send_payment", {"contact_id": "zz", "amount": 1.0, "note": "x"}),  # execution
          raw('<tool_call>\n{"name": "get_wallet", "arguments": "{}"}\n</tool_call>')],
-        [call("respond_to_request", {"request_id": "req_0001", "action": "decline"})],
+        [call("respond_to_request", {"request_id": REQUEST, "action": "decline"})],
         "Declined it."][t],
     "cap": lambda seed, t: [call("get_wallet", {})],  # never answers
     "think": lambda seed, t: [raw(THOUGHT), call("send_payment", {
-        "contact_id": "p_002", "amount": 3, "note": "owed"})] if t == 0 else "Done.",
+        "contact_id": P2_THINK, "amount": 3, "note": "owed"})] if t == 0 else "Done.",
 }
 TASKS = [
-    Task("pay", ("payments",), ("[task pay] Pay p_002 for lunch.",),
-         {"steps": [step("send_payment", contact_id="p_002", amount=10)]}),
-    Task("parallel", ("payments",), ("[task parallel] Request 20 from p_003, send 5 to p_002.",),
-         {"steps": [step("request_payment", contact_id="p_003", amount=20)
-                    + step("send_payment", contact_id="p_002", amount=5)]},
+    Task("pay", ("payments",), (f"[task pay] Pay {P2} for lunch.",),
+         {"steps": [step("send_payment", contact_id=P2, amount=10)]}),
+    Task("parallel", ("payments",), (f"[task parallel] Request 20 from {P3}, send 5 to {P2}.",),
+         {"steps": [step("request_payment", contact_id=P3, amount=20)
+                    + step("send_payment", contact_id=P2, amount=5)]},
          system_prompt="You are a payments assistant."),
     Task("followup", ("banking",), ("[task followup] Move 250 from savings to checking.",
-                                    "Also freeze card_05, I lost it."),
-         {"steps": [step("transfer_between_accounts", from_account_id="acc_003"),
-                    step("freeze_card", card_id="card_05")]}),
+                                    f"Also freeze {CARD}, I lost it."),
+         {"steps": [step("transfer_between_accounts", from_account_id=SAVINGS),
+                    step("freeze_card", card_id=CARD)]}),
     Task("both", SERVERS, ("[task both] Pay my electricity bill from checking.",),
-         {"steps": [step("list_accounts"), step("pay_payee", payee_id="pye_002")],
+         {"steps": [step("list_accounts"), step("pay_payee", payee_id=BILL)],
           "edges": [[0, 1]]}),
-    Task("malformed", ("payments",), ("[task malformed] Send 7 to p_004.",),
-         {"steps": [step("send_payment", contact_id="p_004", amount=7)]}),
-    Task("unknown", ("payments",), ("[task unknown] Decline request req_0001.",),
-         {"steps": [step("respond_to_request", request_id="req_0001", action="decline")]},
+    Task("malformed", ("payments",), (f"[task malformed] Send 7 to {P4}.",),
+         {"steps": [step("send_payment", contact_id=P4, amount=7)]}),
+    Task("unknown", ("payments",), (f"[task unknown] Decline request {REQUEST}.",),
+         {"steps": [step("respond_to_request", request_id=REQUEST, action="decline")]},
          tools=("get_wallet", "send_payment", "respond_to_request")),
     Task("cap", ("payments",), ("[task cap] How much money do I have?",),
          {"steps": [step("get_wallet")]}),
-    Task("think", ("payments",), ("[task think] Pay back p_002.",),
-         {"steps": [step("send_payment", contact_id="p_002")]}, seed=1),
+    Task("think", ("payments",), (f"[task think] Pay back {P2_THINK}.",),
+         {"steps": [step("send_payment", contact_id=P2_THINK)]}, seed=1),
 ]
 BY_ID = {t.id: t for t in TASKS}
 
@@ -153,7 +168,7 @@ async def test_groups_play_end_to_end(chat):
             ("request_payment", 0, "ok"), ("send_payment", 0, "ok")]
     for tr in by_task["followup"]:  # the scripted follow-up user turn was consumed
         assert tr.user_turns == 2 and tr.assistant_turns == 4 and tr.finish_reason == "answered"
-        assert "Also freeze card_05" in chat.decode(tr.tokens)
+        assert f"Also freeze {CARD}" in chat.decode(tr.tokens)
         assert [c.name for c in tr.calls] == ["transfer_between_accounts", "freeze_card"]
     for tr in by_task["both"]:
         assert {c.server for c in tr.calls} == {"payments", "banking"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from servers.core import ids
 from servers.core.errors import SessionError
 from servers.core.runtime import DEFAULT_SESSION, MAX_SESSIONS, Runtime
 from servers.registry import load_domain
@@ -105,6 +106,11 @@ def test_sessions_of_one_seed_share_no_rows():
 
 
 # ----------------------------------------------------------------------------- calls
+def _items(seed: int, *numbers: int) -> list[str]:
+    """The toy world's built items 'it_N', as sealed at `seed`."""
+    return [ids.opaque(seed, f"it_{n}") for n in numbers]
+
+
 @pytest.mark.parametrize("fail", ["tool_error", "crash"])
 def test_a_failed_call_leaves_the_session_exactly_as_it_was(fail):
     rt = Runtime(TOY)
@@ -114,8 +120,7 @@ def test_a_failed_call_leaves_the_session_exactly_as_it_was(fail):
     out = rt.call("reshuffle", {"fail": fail})
     assert not out.ok
     assert _digest(rt) == before
-    assert rt.call("list_items", {}).payload["ids"] == order == ["it_1", "it_2", "it_3",
-                                                                 "it_4", "it_5"]
+    assert rt.call("list_items", {}).payload["ids"] == order == _items(0, 1, 2, 3, 4, 5)
     assert rt.session(None).state.var("total") == 1.0
 
 
@@ -123,10 +128,10 @@ def test_a_successful_call_commits_and_its_journal_is_gone():
     rt = Runtime(TOY)
     assert rt.call("reshuffle", {}).ok
     after = _digest(rt)
-    assert not rt.call("reshuffle", {}).ok  # it_2 is gone now: NotFound, rolled back
+    assert not rt.call("reshuffle", {}).ok  # item 2 is gone now: NotFound, rolled back
     assert _digest(rt) == after
-    assert rt.call("list_items", {}).payload["ids"] == ["it_1", "it_3", "it_4", "it_5",
-                                                        "new_0001"]
+    assert rt.call("list_items", {}).payload["ids"] == [*_items(0, 1, 3, 4, 5),
+                                                        ids.opaque(0, "new_1")]
 
 
 def test_integer_and_float_arguments_give_the_same_state():

@@ -7,6 +7,7 @@ import hashlib
 
 import pytest
 
+from servers.core import ids
 from servers.core.errors import NotFound, ToolError
 from servers.core.state import State
 
@@ -44,7 +45,7 @@ def test_rollback_of_a_multi_step_change_leaves_no_half_applied_state():
     s["notes"].update("n1", text="changed")
     s.set_var("count", 0)
     s.set_var("fresh", "new var")
-    assert s.next_id("ord") == "ord_0001"
+    assert s.next_id("ord") == ids.opaque("", "ord_1")
     s.rollback()
     assert s.canonical() == before
     assert "fresh" not in s.to_json()["vars"]  # removed, not left as None
@@ -132,14 +133,16 @@ def test_update_leaves_earlier_row_dicts_untouched():
     assert s["items"].get("a") is new
 
 
-def test_next_id_counts_per_prefix_and_pads():
+def test_next_id_counts_per_prefix_and_mints_opaque_ids_of_the_world():
     s = State()
-    assert [s.next_id("txn"), s.next_id("txn"), s.next_id("ord", width=2)] == \
-        ["txn_0001", "txn_0002", "ord_01"]
+    s.id_salt = "7"
+    assert [s.next_id("txn"), s.next_id("txn"), s.next_id("ord")] == \
+        [ids.opaque(7, "txn_1"), ids.opaque(7, "txn_2"), ids.opaque(7, "ord_1")]
     s.begin()
-    assert s.next_id("txn") == "txn_0003"
+    assert s.next_id("txn") == ids.opaque(7, "txn_3")
     s.rollback()
-    assert s.next_id("txn") == "txn_0003"  # a failed call does not use up ids
+    assert s.next_id("txn") == ids.opaque(7, "txn_3")  # a failed call does not use up ids
+    assert s.next_number("txn") == 4
 
 
 def test_default_kind_and_hint_come_from_the_table_name():

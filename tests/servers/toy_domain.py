@@ -36,6 +36,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
         [{"id": f"it_{i}", "v": rng.randint(0, 999), "owner": world.user.id}
          for i in range(1, 6)])
     s.set_var("total", 0.0)
+    s.set_var("reshuffled", ["it_1", "it_2"])  # sealed with the rest: the ids tools act on
 
 
 TOY = Domain("toy", "A toy domain for the core tests.", build)
@@ -65,10 +66,12 @@ def add(s: State, amount: Annotated[float, Arg("Amount to add", minimum=0.01, ma
 def reshuffle(s: State, fail: Annotated[Literal["no", "tool_error", "crash"],
                                         Arg("How the call ends after its changes")] = "no"
               ) -> Done:
-    """Update it_1, delete it_2, insert a new item and bump the total; then maybe fail."""
+    """Update the first item, delete the second, insert a new item and bump the total; then
+    maybe fail."""
     items = s["items"]
-    items.update("it_1", v=-1)
-    items.delete("it_2")
+    first, second = s.var("reshuffled")
+    items.update(first, v=-1)
+    items.delete(second)
     items.insert({"id": s.next_id("new"), "v": 0, "owner": "nobody"})
     s.set_var("total", s.var("total") + 1.0)
     if fail == "tool_error":

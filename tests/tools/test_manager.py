@@ -14,6 +14,7 @@ import pytest
 
 from prove_jax.tools.manager import ManagerError, MCPManager, ServerSpec
 from tests.net import free_port
+from tests.tools.common import a_contact
 
 pytestmark = pytest.mark.anyio
 
@@ -30,7 +31,8 @@ async def test_episodes_are_isolated_and_routed_inprocess():
         assert {s["function"]["name"] for s in a.schemas} >= {"send_payment", "get_wallet"}
         assert not any(s["function"]["name"].startswith("_") for s in a.schemas)
         before = (await mgr.call(b, "get_wallet", {})).payload["balance"]
-        sent = await mgr.call(a, "send_payment", {"contact_id": "p_002", "amount": 10.0,
+        payee = await a_contact(mgr, a)
+        sent = await mgr.call(a, "send_payment", {"contact_id": payee, "amount": 10.0,
                                                   "note": "x"})
         assert sent.ok and sent.server == "payments"
         after_a = (await mgr.call(a, "get_wallet", {})).payload["balance"]
@@ -39,7 +41,7 @@ async def test_episodes_are_isolated_and_routed_inprocess():
         snap_a, snap_b = await mgr.snapshot(a), await mgr.snapshot(b)
         assert snap_a["payments"]["hash"] != snap_b["payments"]["hash"]
 
-        bad = await mgr.call(a, "send_payment", {"contact_id": "p_002"})
+        bad = await mgr.call(a, "send_payment", {"contact_id": payee})
         assert not bad.ok and bad.kind == "schema_error" and "amount" in bad.error
         missing = await mgr.call(a, "send_payment", {"contact_id": "zz", "amount": 1.0,
                                                      "note": "x"})
@@ -100,7 +102,8 @@ async def test_http_server_with_meta_sessions():
         async with MCPManager([ServerSpec("payments", "http", url=url)]) as mgr:
             a = await mgr.open_episode(["payments"], seed=0)
             b = await mgr.open_episode(["payments"], seed=0)
-            sent = await mgr.call(a, "send_payment", {"contact_id": "p_002", "amount": 5.0,
+            payee = await a_contact(mgr, a)
+            sent = await mgr.call(a, "send_payment", {"contact_id": payee, "amount": 5.0,
                                                       "note": "http"})
             assert sent.ok
             wa = (await mgr.call(a, "get_wallet", {})).payload["balance"]

@@ -19,6 +19,7 @@ import pytest
 
 from prove_jax.tools.manager import ManagerError, MCPManager, ServerSpec
 from tests.net import free_port
+from tests.tools.common import a_contact
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]  # a hang fails, not stalls
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,7 +137,8 @@ async def test_server_restarted_between_calls_loses_old_sessions_and_serves_new_
     with _servers("payments") as servers:
         async with MCPManager(_specs(servers), call_timeout=20, connect_timeout=5) as mgr:
             old = await mgr.open_episode(["payments"], seed=0)
-            sent = await mgr.call(old, "send_payment", {"contact_id": "p_002", "amount": 5.0,
+            payee = await a_contact(mgr, old)
+            sent = await mgr.call(old, "send_payment", {"contact_id": payee, "amount": 5.0,
                                                         "note": "x"})
             assert sent.ok
             servers.kill("payments")
