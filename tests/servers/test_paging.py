@@ -277,6 +277,10 @@ def test_a_cursor_walk_survives_inserts_without_duplicates():
     the walk neither repeats a row nor skips one it had not reached."""
     rt = Runtime(load_domain("banking"))
     rt.open(0, "w")
+    accounts = rt.session("w").state["accounts"].rows()
+    savings, checking = (next(a["account_id"] for a in accounts
+                              if a["type"] == kind and a["status"] == "open")
+                         for kind in ("savings", "checking"))
     reference = [r["transaction_id"]
                  for r in walk(rt, "list_transactions", "transactions", {}, "w", 100)]
     rows, cursor = [], None
@@ -284,8 +288,8 @@ def test_a_cursor_walk_survives_inserts_without_duplicates():
         args = {"limit": 30, **({"cursor": cursor} if cursor else {})}
         page = ok(rt, "list_transactions", args, "w")
         rows += [r["transaction_id"] for r in page["transactions"]]
-        ok(rt, "transfer_between_accounts", {"from_account_id": "acc_003",
-                                             "to_account_id": "acc_001", "amount": 1}, "w")
+        ok(rt, "transfer_between_accounts", {"from_account_id": savings,
+                                             "to_account_id": checking, "amount": 1}, "w")
         cursor = page["next_cursor"]
         if cursor is None:
             break
