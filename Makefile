@@ -48,11 +48,12 @@ pin-worlds: venv
 
 # The servers through an independent client, the official Node MCP SDK (installed into .node/
 # with npm, the one step here that needs the network): each server's tool count against the
-# paper's, control tools never listed, and how many returned timestamps carry a UTC offset.
+# paper's, control tools never listed, how many returned timestamps carry a UTC offset, and
+# how many ids the worlds of seeds 11 and 12 share (#20: at most 25%, 50% on any server).
 NODE_SDK := .node/node_modules/@modelcontextprotocol/sdk
 node-check: venv
 	test -d $(NODE_SDK) || npm install --silent --prefix .node @modelcontextprotocol/sdk@1.32.2
-	node benchmarks/node_client.mjs $(PY) 0 .node
+	node benchmarks/node_client.mjs $(PY) 11 .node 12
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
