@@ -13,7 +13,7 @@ from typing import Any
 from prove_jax.rollout.task import Task
 from prove_jax.synthesis.records import Conversation, Drop
 
-__all__ = ["dump_row", "meta_of", "stats_of", "write_dataset"]
+__all__ = ["dump_row", "held_out_id_overlap", "meta_of", "stats_of", "write_dataset"]
 
 EXAMPLES_PER_REASON = 5
 
@@ -37,6 +37,28 @@ def meta_of(conv: Conversation) -> dict[str, Any]:
                                                            if s.lookup],
             "run": {k: v for k, v in sorted(conv.stats.items())
                     if isinstance(v, int) and k != "lookups"}}
+
+
+def _ids_in(value: Any, key: str = "") -> set[str]:
+    """String values under id keys (`id`, `*_id`, `*_ids`) at any depth."""
+    if isinstance(value, dict):
+        return set().union(*(_ids_in(v, k) for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(_ids_in(v, key) for v in value))
+    is_id = key == "id" or key.endswith(("_id", "_ids"))
+    return {value} if is_id and isinstance(value, str) else set()
+
+
+def held_out_id_overlap(kept: Sequence[Conversation]) -> dict[str, Any]:
+    """How many of the ids that held-out truth calls pass also appear in train truth calls:
+    worlds vary by seed and ids are opaque, so a held-out world should share almost none."""
+    def ids_of(split: str) -> set[str]:
+        return set().union(*(_ids_in(c.truth()) for c in kept if c.plan.split == split))
+
+    test, train = ids_of("test"), ids_of("train")
+    shared = len(test & train)
+    return {"test_ids": len(test), "shared_with_train": shared,
+            "fraction": round(shared / len(test), 4) if test else 0.0}
 
 
 def _mix(counter: Counter, total: int) -> dict[str, float]:
@@ -69,7 +91,8 @@ def stats_of(kept: Sequence[Conversation], drops: Sequence[Drop], kind_mix: dict
             "kind_mix": mix, "kind_mix_target": dict(sorted(kind_mix.items())),
             "kind_mix_max_deviation_points": round(max(
                 (abs(mix.get(k, 0.0) - t) * 100 for k, t in kind_mix.items()), default=0.0), 2),
-            "recovery": dict(sorted(recovery.items())), "graph": graph_info}
+            "recovery": dict(sorted(recovery.items())), "graph": graph_info,
+            "held_out_ids": held_out_id_overlap(kept)}
 
 
 def _drop_report(drops: Sequence[Drop], generated: int, kept: int) -> dict[str, Any]:

@@ -127,6 +127,21 @@ def test_test_split_holds_out_whole_worlds(dataset):
     test = [json.loads(x) for x in dataset.paths["test.jsonl"].read_text().splitlines()]
     assert train and test
     assert not {r["seed"] for r in train} & {r["seed"] for r in test}
+    # held-out worlds are other worlds, not the same ids again (#20: at most 5% shared)
+    overlap = json.loads(dataset.paths["stats.json"].read_text())["held_out_ids"]
+    test_ids = set().union(*(_call_ids(r["truth"]) for r in test))
+    train_ids = set().union(*(_call_ids(r["truth"]) for r in train))
+    assert overlap["test_ids"] == len(test_ids) > 0
+    assert overlap["shared_with_train"] == len(test_ids & train_ids) <= 0.05 * len(test_ids), \
+        sorted(test_ids & train_ids)
+
+
+def _call_ids(value, key: str = "") -> set[str]:
+    if isinstance(value, dict):
+        return set().union(*(_call_ids(v, k) for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(_call_ids(v, key) for v in value))
+    return {value} if key.endswith(("_id", "_ids")) and isinstance(value, str) else set()
 
 
 def test_a_small_run_always_holds_out_a_world():
