@@ -64,6 +64,17 @@ def _date(days_from_today: int) -> str:
     return (TODAY + dt.timedelta(days=days_from_today)).isoformat()
 
 
+# How many deals of each stage a world's pipeline holds (drawn per seed): enough open deals
+# for every task to hang on, and more than one page of deals in all.
+STAGE_COUNTS = {"prospecting": (3, 9), "qualification": (4, 9), "proposal": (3, 8),
+                "negotiation": (2, 7), "closed_won": (6, 14), "closed_lost": (3, 9)}
+
+
+def _deal_plan(rng: random.Random) -> list[str]:
+    """The stage of each deal, in build order (earliest stages first)."""
+    return [stage for stage in STAGES for _ in range(rng.randint(*STAGE_COUNTS[stage]))]
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     team = [user] + [p for p in world.people[1:] if p.company_id == user.company_id]
@@ -109,8 +120,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     # Deals: on every non-internal account; open ones close in the future, closed ones closed.
     sellable = [a for a in acc_rows if a["type"] != "internal"]
-    plan = (["prospecting"] * 6 + ["qualification"] * 7 + ["proposal"] * 6
-            + ["negotiation"] * 5 + ["closed_won"] * 10 + ["closed_lost"] * 6)
+    plan = _deal_plan(rng)
     deal_rows, names = [], set()
     for i, stage in enumerate(plan):
         acc = sellable[i % len(sellable)] if i < len(sellable) else rng.choice(sellable)
@@ -165,7 +175,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 "note": NOTE_SUBJECTS}
     last_contact: dict[str, str] = {}
     act_rows = []
-    for i in range(72):
+    for i in range(rng.randint(55, 90)):
         deal = rng.choice(deal_rows) if rng.random() < 0.8 else None
         acc_id = deal["account_id"] if deal else rng.choice(sellable)["account_id"]
         contact = (deal and rng.random() < 0.7 and deal["primary_contact_id"]) or rng.choice(
@@ -192,7 +202,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     task_rows = []
     open_deals = [d for d in deal_rows if d["stage"] in OPEN_STAGES]
-    for i in range(30):
+    for i in range(rng.randint(22, 38)):
         deal = open_deals[i % len(open_deals)]
         contact = next(c for c in con_rows if c["contact_id"] == deal["primary_contact_id"])
         due_in = rng.randint(-12, 30)

@@ -1,7 +1,10 @@
 """issue_tracker state: users are the world's people (user id = person id, same name and email
-as on email and team_chat), five projects with members and a lead, two-week sprints (two
-closed, one active, one planned per project), issues through a workflow, comments, issue links
-(blocks / duplicates / relates to), watchers and work logs.
+as on email and team_chat), three to five projects with members and a lead, two-week sprints
+(one to three closed, one active, one planned per project), issues through a workflow,
+comments, issue links (blocks / duplicates / relates to), watchers and work logs.
+
+The seed draws which projects exist (WEB and API always do), how long each one's sprint history
+is, how many issues each holds in each status, and how many links and comments there are.
 """
 
 from __future__ import annotations
@@ -77,12 +80,38 @@ COMMENTS = ["I can reproduce this on staging.", "Can we get logs from the affect
             "Moving to next sprint, not enough capacity.", "Verified on production."]
 WORK_NOTES = ["Investigation", "Implementation", "Code review fixes", "Writing tests",
               "Debugging on staging", "Deploy and verification"]
-SPRINT_DATES = [("2026-05-11", "2026-05-24", "closed"), ("2026-05-25", "2026-06-07", "closed"),
-                ("2026-06-08", "2026-06-21", "active"), ("2026-06-22", "2026-07-05", "future")]
+# The company-wide two-week cadence: a project keeps the last one to three closed sprints.
+SPRINT_DATES = [("2026-04-27", "2026-05-10", "closed"), ("2026-05-11", "2026-05-24", "closed"),
+                ("2026-05-25", "2026-06-07", "closed"), ("2026-06-08", "2026-06-21", "active"),
+                ("2026-06-22", "2026-07-05", "future")]
+# status -> how many issues of a project are in it (drawn per project)
+STATUS_COUNTS = {"open": (3, 8), "in_progress": (2, 6), "in_review": (1, 3),
+                 "resolved": (2, 6), "closed": (2, 6)}
+LINK_COUNTS = {"blocks": (9, 17), "relates_to": (4, 10), "duplicates": (2, 6)}
+ALWAYS = ("WEB", "API")  # the core product; the other projects exist at some seeds only
 
 
 def _date(days_from_today: int) -> str:
     return (TODAY + dt.timedelta(days=days_from_today)).isoformat()
+
+
+def _projects(rng: random.Random) -> list[tuple]:
+    """The projects of this world, in PROJECTS order: WEB and API and some of the others."""
+    optional = [p[0] for p in PROJECTS if p[0] not in ALWAYS]
+    kept = set(rng.sample(optional, rng.randint(1, len(optional))))
+    return [p for p in PROJECTS if p[0] in ALWAYS or p[0] in kept]
+
+
+def _sprint_dates(rng: random.Random) -> list[tuple[str, str, str]]:
+    """A project's sprints: its last one to three closed ones, the active one, the next."""
+    return SPRINT_DATES[3 - rng.randint(1, 3):]
+
+
+def _status_plan(rng: random.Random) -> list[str]:
+    plan = [status for status, (lo, hi) in STATUS_COUNTS.items()
+            for _ in range(rng.randint(lo, hi))]
+    rng.shuffle(plan)
+    return plan
 
 
 def build(s: State, world: World, rng: random.Random) -> None:
@@ -95,14 +124,14 @@ def build(s: State, world: World, rng: random.Random) -> None:
     others = [p.id for p in world.people[1:]]
     projects, sprints, issues = [], [], []
     n_sprint = 0
-    for key, name, desc, areas in PROJECTS:
+    for key, name, desc, areas in _projects(rng):
         team = rng.sample(others, 8)
         members = [user.id, *team]
         projects.append({"project_id": key, "name": name, "description": desc,
                          "lead_id": team[0], "member_ids": members})
         base = rng.randint(8, 30)
         project_sprints = []
-        for k, (start, end, state) in enumerate(SPRINT_DATES):
+        for k, (start, end, state) in enumerate(_sprint_dates(rng)):
             n_sprint += 1
             row = {"sprint_id": f"spr_{n_sprint:03d}", "project_id": key,
                    "name": f"{key} Sprint {base + k}", "state": state,
@@ -110,9 +139,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                    "start_date": start, "end_date": end}
             sprints.append(row)
             project_sprints.append(row["sprint_id"])
-        plan = ["open"] * 6 + ["in_progress"] * 4 + ["in_review"] * 2 + ["resolved"] * 4 \
-            + ["closed"] * 4
-        rng.shuffle(plan)
+        *closed_sprints, active_sprint, future_sprint = project_sprints
+        plan = _status_plan(rng)
         titles: list[str] = []
         for i, status in enumerate(plan):
             kind = rng.choice(["bug"] * 7 + ["task"] * 6 + ["story"] * 6 + ["epic"])
@@ -131,11 +159,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
             if kind == "epic":
                 sprint = None
             elif done:
-                sprint = rng.choice([*project_sprints[:2], *project_sprints[:3]])
+                sprint = rng.choice([*closed_sprints, *closed_sprints, active_sprint])
             elif status != "open":
-                sprint = project_sprints[2]
+                sprint = active_sprint
             else:
-                sprint = rng.choice([project_sprints[2], project_sprints[3], None])
+                sprint = rng.choice([active_sprint, future_sprint, None])
             age = rng.randint(4, 150)
             watchers = [reporter]
             for w in (assignee, rng.choice(members) if rng.random() < 0.4 else None):
@@ -168,7 +196,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     # Links: mostly within a project; no pair linked twice, no blocking cycles.
     links, pairs = [], set()
-    plan = ["blocks"] * 14 + ["relates_to"] * 8 + ["duplicates"] * 4
+    plan = [kind for kind, (lo, hi) in LINK_COUNTS.items() for _ in range(rng.randint(lo, hi))]
     for kind in plan:
         for _ in range(50):
             a = rng.choice(issues)
@@ -202,7 +230,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.set_var("__seq_lnk", len(links))
 
     comments = []
-    for i in range(150):
+    for i in range(rng.randint(len(issues) + 20, 2 * len(issues) + 20)):
         issue = rng.choice(issues)
         age = (TODAY - dt.date.fromisoformat(issue["created_at"][:10])).days
         comments.append({"comment_id": f"cmt_{i + 1:04d}", "issue_id": issue["issue_id"],

@@ -7,12 +7,20 @@ from decimal import Decimal
 
 import pytest
 
-from servers.core import money
+from servers.core import ids, money
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.crm import DOMAIN
 from tests.servers import money_ops
-from tests.servers.common import fails, ok, runtime_fixture
+from tests.servers.common import (
+    assert_world_varies,
+    fails,
+    ok,
+    row_where,
+    rows_where,
+    runtime_fixture,
+    state,
+)
 from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
@@ -28,50 +36,76 @@ def _dec(x: float) -> Decimal:
     return Decimal(repr(x))
 
 
+def _contact_id(rt: Runtime, name: str) -> str:
+    return row_where(rt, "contacts", name=name)["contact_id"]
+
+
+def _account_id(rt: Runtime, name: str) -> str:
+    return row_where(rt, "accounts", name=name)["account_id"]
+
+
+def _user_id(rt: Runtime) -> str:
+    return state(rt).var("user_id")
+
+
+def _deal_ids(rt: Runtime, stage: str, account_types: tuple = ()) -> list[str]:
+    """Ids of the deals in `stage` (on accounts of those types, when given), in build order."""
+    types = {a["account_id"]: a["type"] for a in rows_where(rt, "accounts")}
+    return [d["deal_id"] for d in rows_where(rt, "deals", stage=stage)
+            if not account_types or types[d["account_id"]] in account_types]
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("crm", {"deals": "stage", "tasks": "status", "activities": "kind"})
+
+
 def test_contacts_and_accounts_are_the_worlds_people_and_companies(rt):
     world = make_world(0)
+    people = {ids.opaque(world.seed, p.id): p for p in world.people}  # as the state shows ids
     contacts = ok(rt, "search_contacts", {"limit": 100})
     assert contacts["total"] == len(world.people) - 1  # everyone but the user
     for c in contacts["contacts"]:
-        person = world.person(c["contact_id"])
+        person = people[c["contact_id"]]
         assert (c["name"], c["email"], c["phone"]) == (person.name, person.email, person.phone)
         assert c["account_name"] == world.company(person.company_id).name
     accounts = ok(rt, "search_accounts", {"limit": 100})["accounts"]
     assert {(a["name"], a["domain"]) for a in accounts} == {
         (c.name, c.domain) for c in world.companies}
     hiro = ok(rt, "search_contacts", {"query": "hiro greensoftware"})["contacts"]
-    assert [c["contact_id"] for c in hiro] == ["p_004"]
+    assert [c["contact_id"] for c in hiro] == [ids.opaque(world.seed, "p_004")]
 
 
 def test_stage_moves_follow_the_sales_process_and_winning_makes_a_customer(rt):
-    deal = ok(rt, "get_deal", {"deal_id": "dl_0001"})["deal"]
+    deal_id = _deal_ids(rt, "prospecting", ("prospect", "customer", "churned"))[0]
+    deal = ok(rt, "get_deal", {"deal_id": deal_id})["deal"]
     assert deal["stage"] == "prospecting"
-    fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "negotiation"},
+    fails(rt, "update_deal_stage", {"deal_id": deal_id, "stage": "negotiation"},
            "allowed next stages: qualification, closed_lost")
-    fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "closed_lost"},
+    fails(rt, "update_deal_stage", {"deal_id": deal_id, "stage": "closed_lost"},
            "lost_reason")
     for stage in ("qualification", "proposal", "negotiation", "closed_won"):
-        deal = ok(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": stage})
+        deal = ok(rt, "update_deal_stage", {"deal_id": deal_id, "stage": stage})
     assert deal["probability"] == 100 and deal["closed_at"] and deal["close_date"] == "2026-06-15"
     account = _account(rt, deal["account_id"])
     assert account["type"] == "customer"
     contact = ok(rt, "get_contact", {"contact_id": deal["primary_contact_id"]})["contact"]
     assert contact["lifecycle_stage"] == "customer"
-    history = ok(rt, "get_deal", {"deal_id": "dl_0001"})["stage_history"]
+    history = ok(rt, "get_deal", {"deal_id": deal_id})["stage_history"]
     assert [h["to_stage"] for h in history[-4:]] == ["qualification", "proposal", "negotiation",
                                                      "closed_won"]
-    fails(rt, "update_deal_stage", {"deal_id": "dl_0001", "stage": "negotiation"},
+    fails(rt, "update_deal_stage", {"deal_id": deal_id, "stage": "negotiation"},
            "closed_won is final")
-    fails(rt, "update_deal", {"deal_id": "dl_0001", "amount": 1000}, "closed deals")
+    fails(rt, "update_deal", {"deal_id": deal_id, "amount": 1000}, "closed deals")
 
 
 def test_lost_deal_needs_a_reason_and_can_be_reopened(rt):
-    fails(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "qualification",
+    deal_id = _deal_ids(rt, "prospecting")[1]
+    fails(rt, "update_deal_stage", {"deal_id": deal_id, "stage": "qualification",
                                      "lost_reason": "price"}, "only for stage closed_lost")
-    lost = ok(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "closed_lost",
+    lost = ok(rt, "update_deal_stage", {"deal_id": deal_id, "stage": "closed_lost",
                                          "lost_reason": "competitor"})
     assert lost["lost_reason"] == "competitor" and lost["allowed_next_stages"] == ["prospecting"]
-    reopened = ok(rt, "update_deal_stage", {"deal_id": "dl_0002", "stage": "prospecting"})
+    reopened = ok(rt, "update_deal_stage", {"deal_id": deal_id, "stage": "prospecting"})
     assert reopened["lost_reason"] is None and reopened["closed_at"] is None
 
 
@@ -82,9 +116,10 @@ def test_pipeline_summary_moves_the_amount_from_open_to_won(rt):
     assert sum(_dec(o["open_amount"]) for o in before["owners"]) == _dec(before["open_amount"])
     assert sum(_dec(o["weighted_amount"]) for o in before["owners"]) == _dec(
         before["weighted_amount"])  # each deal's share rounded once, so the parts add up
-    deal = ok(rt, "get_deal", {"deal_id": "dl_0021"})["deal"]
+    deal_id = _deal_ids(rt, "negotiation")[0]
+    deal = ok(rt, "get_deal", {"deal_id": deal_id})["deal"]
     assert deal["stage"] == "negotiation"
-    ok(rt, "update_deal_stage", {"deal_id": "dl_0021", "stage": "closed_won"})
+    ok(rt, "update_deal_stage", {"deal_id": deal_id, "stage": "closed_won"})
     after = ok(rt, "get_pipeline_summary", {})
     assert _dec(after["open_amount"]) == _dec(before["open_amount"]) - _dec(deal["amount"])
     assert _dec(after["won_amount"]) == _dec(before["won_amount"]) + _dec(deal["amount"])
@@ -92,55 +127,65 @@ def test_pipeline_summary_moves_the_amount_from_open_to_won(rt):
 
 
 def test_create_deal_rules(rt):
-    base = {"account_id": "co_004", "name": "GreenSoftware - Analytics add-on",
-            "amount": 45000, "close_date": "2026-09-30"}
-    fails(rt, "create_deal", {**base, "account_id": "co_006"}, "internal account")
-    fails(rt, "create_deal", {**base, "primary_contact_id": "p_002"}, "not at GreenSoftware")
+    base = {"account_id": _account_id(rt, "GreenSoftware Inc"),
+            "name": "GreenSoftware - Analytics add-on", "amount": 45000,
+            "close_date": "2026-09-30"}
+    internal = row_where(rt, "accounts", type="internal")["account_id"]
+    fails(rt, "create_deal", {**base, "account_id": internal}, "internal account")
+    fails(rt, "create_deal", {**base, "primary_contact_id": _contact_id(rt, "Amara Okafor")},
+          "not at GreenSoftware")
     fails(rt, "create_deal", {**base, "close_date": "2026-06-01"}, "in the past")
     fails(rt, "create_deal", {**base, "close_date": "2026-02-30"}, "not a valid calendar date")
+    next_deal = ids.opaque(0, f"dl_{len(rows_where(rt, 'deals')) + 1}")  # the next built one
     deal = ok(rt, "create_deal", base)
-    assert deal["deal_id"] == "dl_0041" and deal["owner_id"] == "p_001"
+    assert deal["deal_id"] == next_deal and deal["owner_id"] == _user_id(rt)
     assert deal["stage"] == "prospecting" and deal["weighted_amount"] == 4500.0  # 10%
     assert (deal["amount"], deal["currency"]) == (45000, "EUR")
     fails(rt, "create_deal", base, "already has an open deal")
 
 
 def test_logging_activities_checks_links_and_updates_last_contacted(rt):
-    fails(rt, "log_activity", {"kind": "call", "subject": "Check-in", "contact_id": "p_002",
-                                "deal_id": "dl_0004"}, "not at GreenSoftware")
+    hiro = _contact_id(rt, "Hiro Bauer")  # at GreenSoftware
+    deal_id = row_where(rt, "deals", account_id=_account_id(rt, "GreenSoftware Inc"))["deal_id"]
+    fails(rt, "log_activity", {"kind": "call", "subject": "Check-in",
+                                "contact_id": _contact_id(rt, "Amara Okafor"),
+                                "deal_id": deal_id}, "not at GreenSoftware")
     fails(rt, "log_activity", {"kind": "note", "subject": "Thoughts"}, "contact_id, a deal_id")
-    fails(rt, "log_activity", {"kind": "email", "subject": "Quote", "contact_id": "p_004",
+    fails(rt, "log_activity", {"kind": "email", "subject": "Quote", "contact_id": hiro,
                                 "duration_minutes": 5}, "only for calls and meetings")
-    fails(rt, "log_activity", {"kind": "call", "subject": "Call", "contact_id": "p_004",
+    fails(rt, "log_activity", {"kind": "call", "subject": "Call", "contact_id": hiro,
                                 "occurred_on": "2026-07-01"}, "in the future")
+    before = row_where(rt, "contacts", contact_id=hiro)["last_contacted_at"]
     note = ok(rt, "log_activity", {"kind": "note", "subject": "Budget approved",
-                                    "contact_id": "p_004"})
-    contact = ok(rt, "get_contact", {"contact_id": "p_004"})
-    assert contact["contact"]["last_contacted_at"] is None  # a note is not contact
+                                    "contact_id": hiro})
+    contact = ok(rt, "get_contact", {"contact_id": hiro})
+    assert contact["contact"]["last_contacted_at"] == before  # a note is not contact
     assert contact["recent_activities"][0]["activity_id"] == note["activity_id"]
     call = ok(rt, "log_activity", {"kind": "call", "subject": "Pricing call",
-                                    "contact_id": "p_004", "deal_id": "dl_0004",
+                                    "contact_id": hiro, "deal_id": deal_id,
                                     "outcome": "connected", "duration_minutes": 15})
-    contact = ok(rt, "get_contact", {"contact_id": "p_004"})["contact"]
+    contact = ok(rt, "get_contact", {"contact_id": hiro})["contact"]
     assert contact["last_contacted_at"] == call["occurred_at"]
-    listed = ok(rt, "get_deal", {"deal_id": "dl_0004"})["activities"]
+    listed = ok(rt, "get_deal", {"deal_id": deal_id})["activities"]
     assert listed[0]["activity_id"] == call["activity_id"]
 
 
 def test_task_lifecycle(rt):
+    hiro = _contact_id(rt, "Hiro Bauer")
     fails(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-01"}, "in the past")
     fails(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-20",
-                               "assignee_id": "p_004"}, "sales rep")
+                               "assignee_id": hiro}, "sales rep")
     task = ok(rt, "create_task", {"title": "Call Hiro", "due_date": "2026-06-20",
-                                   "contact_id": "p_004"})
-    assert task["assignee_id"] == "p_001" and task["status"] == "open"
+                                   "contact_id": hiro})
+    assert task["assignee_id"] == _user_id(rt) and task["status"] == "open"
     done = ok(rt, "update_task", {"task_id": task["task_id"], "status": "completed"})
     assert done["completed_at"] is not None
     fails(rt, "update_task", {"task_id": task["task_id"], "status": "completed"},
            "already completed")
     fails(rt, "update_task", {"task_id": task["task_id"], "priority": "high"}, "reopen it")
+    nikolai = row_where(rt, "reps", name="Nikolai Patel")["user_id"]
     again = ok(rt, "update_task", {"task_id": task["task_id"], "status": "open",
-                                    "assignee_id": "p_006"})
+                                    "assignee_id": nikolai})
     assert again["assignee_name"] == "Nikolai Patel" and again["completed_at"] is None
     overdue = ok(rt, "list_tasks", {"status": "overdue", "limit": 100})["tasks"]
     assert overdue and all(t["overdue"] and t["due_date"] < "2026-06-15" for t in overdue)
@@ -150,7 +195,8 @@ def test_task_lifecycle(rt):
 
 
 def test_deal_values_follow_the_currency(rt):
-    base = {"account_id": "co_004", "name": "Add-on", "close_date": "2026-09-30"}
+    base = {"account_id": _account_id(rt, "GreenSoftware Inc"), "name": "Add-on",
+            "close_date": "2026-09-30"}
     fails(rt, "create_deal", {**base, "amount": 1000.005},
           "amount 1000.005 has more decimals than EUR allows (2)")
     fails(rt, "create_deal", {**base, "amount": 50}, "at least 90.00 EUR")
