@@ -1,5 +1,6 @@
-"""The initial mailbox of the email server, built from the shared world: folders, contacts,
-received and sent messages (some answered in the same thread) and a few drafts.
+"""The initial mailbox of the email server, built from the shared world: folders (2 to 5
+custom ones, a seed's pick), contacts, 40 to 64 received and 5 to 12 sent messages (some
+received ones answered in the same thread) and 1 to 4 drafts: how many varies with the seed.
 
 The rng is drawn from in a fixed order, so a seed always yields the same state.
 """
@@ -14,6 +15,11 @@ from servers.core.state import Row, State
 from servers.core.world import REFERENCE_DATE, World, days_ago
 
 SYSTEM_FOLDERS = ["inbox", "sent", "drafts", "archive", "trash"]
+# the custom folders a seed picks from (in this order); mail a template files under a folder
+# the seed lacks stays in the inbox
+CUSTOM_FOLDERS = ["projects", "receipts", "travel", "newsletters", "family"]
+# inbox mail with this label goes to this custom folder, when the seed has it, most times
+FILED_BY_LABEL = {"newsletters": "newsletters", "personal": "family"}
 
 
 # subject, body, labels, folder, attachments; {first} is the user's first name, {me} the
@@ -86,6 +92,26 @@ def _shift(when: str, minutes: int) -> str:
     return t.isoformat(timespec="minutes")
 
 
+def _pick_custom_folders(rng: random.Random) -> dict[str, str]:
+    """The seed's custom folders, name -> folder id, in CUSTOM_FOLDERS order."""
+    kept = set(rng.sample(CUSTOM_FOLDERS, rng.randint(2, len(CUSTOM_FOLDERS))))
+    names = [name for name in CUSTOM_FOLDERS if name in kept]
+    return {name: f"folder_{i + 1:04d}" for i, name in enumerate(names)}
+
+
+def _folder_of(rng: random.Random, folder: str, labels: list[str],
+               custom: dict[str, str]) -> str:
+    """Where a received message is filed: its template's folder if the seed has it (else the
+    inbox); inbox mail with a label the seed files away goes there three times in four."""
+    if folder != "inbox":
+        return custom.get(folder, "inbox")
+    for label in labels:
+        target = FILED_BY_LABEL.get(label)
+        if target in custom and rng.random() < 0.75:
+            return custom[target]
+    return "inbox"
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_email", user.email)
@@ -94,10 +120,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
                       hint="use list_folders to see folder ids")
     folders.load([{"folder_id": f, "name": f.capitalize(), "kind": "system"}
                   for f in SYSTEM_FOLDERS])
-    custom = {"projects": "folder_0001", "receipts": "folder_0002", "travel": "folder_0003"}
+    custom = _pick_custom_folders(rng)
     folders.load([{"folder_id": fid, "name": name.capitalize(), "kind": "custom"}
                   for name, fid in custom.items()])
-    s.set_var("__seq_folder", len(custom))
     others = list(world.people[1:])
     companies = {c.id: c for c in world.companies}
     s.table("contacts", key="contact_id", kind="contact",
@@ -116,7 +141,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
         rows.append(full)
         return full
 
-    for i in range(50):
+    n_inbound = rng.randint(40, 64)
+    for i in range(n_inbound):
         subject, body, labels, folder, files = INBOUND[i % len(INBOUND)]
         sender = rng.choice(others)
         company = companies[sender.company_id]
@@ -131,11 +157,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
         if "newsletters" in labels or subject.startswith("Receipt"):
             from_email = f"{'news' if 'newsletters' in labels else 'orders'}@{company.domain}"
             from_name = company.name
-        age = 1 + (i * 45) // 50  # newest first: days 1..45 ago
-        folder_id = custom.get(folder, folder)
+        age = 1 + (i * 45) // n_inbound  # newest first: days 1..45 ago
+        folder_id = _folder_of(rng, folder, labels, custom)
         if folder_id == "inbox" and age > 35:
             folder_id = "archive"
-        if i % 11 == 10:
+        if rng.random() < 0.09:
             folder_id = "trash"
         to = [user.email]
         cc = [p.email for p in rng.sample(others, rng.choice([0, 0, 1, 2])) if p is not sender]
@@ -147,7 +173,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                                                "size_kb": k} for f, m, k in files])
     # the user answered some of the personal messages (same thread, a few hours later)
     answered = [r for r in rows if r["from_email"] in {p.email for p in others}
-                and r["folder_id"] != "trash"][::3][:10]
+                and r["folder_id"] != "trash"][::rng.randint(2, 4)][:rng.randint(6, 12)]
     for src in answered:
         src["is_read"] = True  # still generation time: rows are not in the state yet
         name = src["from_name"].split()[0]
@@ -156,13 +182,13 @@ def build(s: State, world: World, rng: random.Random) -> None:
             body=rng.choice(REPLIES).format(name=name) + f"\n\n{user.first_name}",
             sent_at=_shift(src["sent_at"], rng.choice([35, 90, 240])), is_read=True,
             labels=[], in_reply_to=src["email_id"])
-    for i in range(8):
+    for i in range(rng.randint(5, 12)):
         subject, body, labels = OUTBOUND[i % len(OUTBOUND)]
         to, other = rng.sample(others, 2)
         fill = {"name": to.first_name, "other": other.name, "first": user.first_name}
         add(folder_id="sent", from_email=user.email, from_name=user.name, to=[to.email],
             cc=[other.email] if "Intro" in subject else [], subject=subject.format(**fill),
-            body=body.format(**fill), sent_at=days_ago(world, 2 + 5 * i, rng), is_read=True,
+            body=body.format(**fill), sent_at=days_ago(world, 2 + 4 * i, rng), is_read=True,
             labels=list(labels), attachments=[{"filename": "Review_slides.pptx",
                                                "mime_type": "application/vnd.ms-powerpoint",
                                                "size_kb": 3120}] if "Slides" in subject else [])
@@ -171,7 +197,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     emails.load(rows)
     s.set_var("__seq_msg", len(rows))
     drafts = []
-    for i, (subject, body, labels) in enumerate(OUTBOUND[:3]):
+    for i, (subject, body, labels) in enumerate(OUTBOUND[:rng.randint(1, 4)]):
         to, other = rng.sample(others, 2)
         fill = {"name": to.first_name, "other": other.name, "first": user.first_name}
         drafts.append({"email_id": f"draft_{i + 1:04d}",

@@ -29,10 +29,11 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("search_posts", {"author_id": "p_002", "limit": 5}),
     ("create_post", {"content": "Lunch at Casa Azure with @hirobau86 was great #foodie #Berlin"}),
     ("get_post", {"post_id": "post_0155"}),
-    ("like_post", {"post_id": "post_0010"}),
+    ("like_post", {"post_id": "post_0011"}),
     ("unlike_post", {"post_id": "post_0003"}),
     ("repost", {"post_id": "post_0006"}),
-    ("comment_on_post", {"post_id": "post_0010", "content": "See you there!"}),
+    ("comment_on_post", {"post_id": "post_0011", "content": "Great read, thanks for "
+                                                        "sharing."}),
     ("delete_post", {"post_id": "post_0004"}),
 ]
 

@@ -1,6 +1,7 @@
 """The initial network of the social_media server, built from the shared world: every person
-has an account (user id = world person id, username = world username), follows, ~150 posts
-with hashtags and mentions, likes, reposts and comments over the last two months.
+has an account (user id = world person id, username = world username), follows (the user
+follows 20 to 32 people), 110 to 190 posts with hashtags and mentions, likes, up to 32 reposts
+and 70 to 150 comments over the last two months: how many of each varies with the seed.
 
 The rng is drawn from in a fixed order, so a seed always yields the same state.
 """
@@ -103,10 +104,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
             hint="use search_users to find user ids").load(
         [_user_row(world, p, rng) for p in people])
 
-    edges: list[tuple[str, str]] = [(user.id, o) for o in sorted(rng.sample(others, 22))]
-    edges += [(o, user.id) for o in sorted(rng.sample(others, 26))]
+    edges: list[tuple[str, str]] = [(user.id, o)
+                                    for o in sorted(rng.sample(others, rng.randint(20, 32)))]
+    edges += [(o, user.id) for o in sorted(rng.sample(others, rng.randint(16, 34)))]
     for p in people[1:]:
-        for o in sorted(rng.sample([q.id for q in people if q.id != p.id], rng.randint(4, 12))):
+        for o in sorted(rng.sample([q.id for q in people if q.id != p.id], rng.randint(2, 12))):
             if o != user.id:
                 edges.append((p.id, o))
     follows = s.table("follows", key="follow_id", kind="follow",
@@ -119,7 +121,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     follows.load(list(seen.values()))
 
     # Posts oldest first, so post ids grow with time; every 8th post is the user's own.
-    days = sorted((rng.randint(1, 60) for _ in range(150)), reverse=True)
+    days = sorted((rng.randint(1, 60) for _ in range(rng.randint(110, 190))), reverse=True)
     posts: list[Row] = []
     written: set[tuple[str, str]] = set()  # membership only: no author posts the same text twice
     for i, d in enumerate(days):
@@ -140,7 +142,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                       "liked_by": likers})
     n = len(posts)
     # Reposts of earlier posts (a few by the user), a day or so after the original.
-    for j in range(20):
+    for j in range(rng.randint(10, 32)):
         orig = posts[rng.randrange(n - 10)]
         reposter = user.id if j % 5 == 0 else rng.choice(others)
         if reposter == orig["author_id"] or any(
@@ -156,7 +158,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
 
     originals = [p for p in posts if p["repost_of"] is None]
     comments: list[Row] = []
-    for k in range(110):
+    for k in range(rng.randint(70, 150)):
         post = rng.choice(originals)
         author = user.id if k % 9 == 4 else rng.choice(others)
         comments.append({"comment_id": f"cmt_{k + 1:04d}", "post_id": post["post_id"],

@@ -20,23 +20,23 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("list_channels", {"kind": "public"}),
     ("list_channels", {"kind": "dm", "joined_only": True, "query": "pedro"}),
     ("get_channel_history", {"channel_id": "ch_0004", "limit": 10}),
-    ("get_channel_history", {"channel_id": "ch_0004", "parent_message_id": "msg_0573"}),
+    ("get_channel_history", {"channel_id": "ch_0004", "parent_message_id": "msg_0493"}),
     ("create_channel", {"name": "q3-planning", "is_private": True,
                         "topic": "Q3 planning with the product leads",
                         "member_ids": ["p_004", "p_008"]}),
     ("invite_to_channel", {"channel_id": "ch_0004", "member_ids": ["p_004", "p_005"]}),
-    ("invite_to_channel", {"channel_id": "ch_0007", "member_ids": ["p_001"]}),
+    ("invite_to_channel", {"channel_id": "ch_0006", "member_ids": ["p_001"]}),
     ("post_message", {"channel_id": "ch_0004", "text": "Staging is back up after maintenance."}),
     ("post_message", {"channel_id": "ch_0004", "text": "Submitted mine already.",
-                      "parent_message_id": "msg_0526"}),
+                      "parent_message_id": "msg_0144"}),
     ("send_direct_message", {"member_id": "p_004", "text": "Hi Hiro, do you have 10 minutes "
                              "today to go over the Atlas migration?"}),
-    ("edit_message", {"message_id": "msg_0023", "text": "The new dashboard is live, feedback "
+    ("edit_message", {"message_id": "msg_0312", "text": "The new dashboard is live, feedback "
                       "welcome in this thread."}),
     ("search_messages", {"query": "staging", "channel_id": "ch_0004"}),
     ("search_messages", {"query": "dashboard", "sender_id": "p_001", "limit": 5}),
-    ("delete_message", {"message_id": "msg_0573"}),
-    ("leave_channel", {"channel_id": "ch_0007"}),
+    ("delete_message", {"message_id": "msg_0493"}),
+    ("leave_channel", {"channel_id": "ch_0006"}),
 ]
 
 __all__ = ["DOMAIN", "EXAMPLES"]

@@ -1,6 +1,7 @@
 """The initial workspace of the team_chat server, built from the shared world: every person is a
-member (member id = world person id, same name and email), ~22 channels (public and private),
-direct-message conversations with the user, ~400 messages with threads and reactions.
+member (member id = world person id, same name and email), 16 to 27 channels (public and
+private, a seed's subset of a pool; the user in some), 7 to 14 direct-message conversations
+with the user, about 500 to 800 messages with threads and reactions.
 
 The rng is drawn from in a fixed order, so a seed always yields the same state.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from servers.core import ids as shown
 from servers.core.state import Row, State
 from servers.core.world import World, days_ago
 
@@ -21,31 +23,39 @@ TIMEZONES = {"Lisbon": "Europe/Lisbon", "Berlin": "Europe/Berlin", "Paris": "Eur
 STATUSES = ["", "", "", "In a meeting", "Working remotely", "On vacation", "Out sick",
             "Focusing", "Commuting", "At a conference"]
 
-# name, kind, topic, membership: "all" (everyone), "user" (the user and some others),
-# "others" (some others, not the user)
-CHANNELS = [
-    ("general", "public", "Company-wide announcements and work-based matters", "all"),
-    ("random", "public", "Non-work banter and water cooler conversation", "all"),
-    ("announcements", "public", "Official news from the leadership team", "all"),
-    ("engineering", "public", "Builds, deploys, code review and architecture", "user"),
-    ("design", "public", "Design critiques, Figma links and UX research", "user"),
-    ("product", "public", "Roadmap, specs and product decisions", "user"),
-    ("sales", "public", "Deals, pipeline and customer wins", "others"),
-    ("marketing", "public", "Campaigns, content calendar and brand", "user"),
-    ("support", "public", "Customer tickets that need a second pair of eyes", "user"),
-    ("data-science", "public", "Experiments, dashboards and model reviews", "user"),
-    ("hiring", "public", "Open roles, referrals and interview loops", "user"),
-    ("ops", "public", "Facilities, IT and office logistics", "others"),
-    ("incident-response", "public", "Production incidents: status, owner, next update", "user"),
-    ("book-club", "public", "Monthly book picks and discussion", "user"),
-    ("running-club", "public", "Group runs and race sign-ups", "others"),
-    ("travel", "public", "Travel tips, bookings and expense questions", "user"),
-    ("project-atlas", "private", "Atlas migration: milestones and blockers", "user"),
-    ("project-nova", "private", "Nova launch war room", "user"),
-    ("leadership", "private", "Leadership team discussions", "others"),
-    ("offsite-2026", "private", "Planning the September offsite", "user"),
-    ("finance-approvals", "private", "Budget and expense approvals", "user"),
-    ("customer-escalations", "private", "Escalated customer accounts", "others"),
+# The workspace-wide channels every member is in, then a pool of topical channels of which a
+# seed keeps a subset: name, kind, topic.
+EVERYONE = [
+    ("general", "public", "Company-wide announcements and work-based matters"),
+    ("random", "public", "Non-work banter and water cooler conversation"),
+    ("announcements", "public", "Official news from the leadership team"),
+]
+TOPICAL = [
+    ("engineering", "public", "Builds, deploys, code review and architecture"),
+    ("design", "public", "Design critiques, Figma links and UX research"),
+    ("product", "public", "Roadmap, specs and product decisions"),
+    ("sales", "public", "Deals, pipeline and customer wins"),
+    ("marketing", "public", "Campaigns, content calendar and brand"),
+    ("support", "public", "Customer tickets that need a second pair of eyes"),
+    ("data-science", "public", "Experiments, dashboards and model reviews"),
+    ("hiring", "public", "Open roles, referrals and interview loops"),
+    ("ops", "public", "Facilities, IT and office logistics"),
+    ("incident-response", "public", "Production incidents: status, owner, next update"),
+    ("book-club", "public", "Monthly book picks and discussion"),
+    ("running-club", "public", "Group runs and race sign-ups"),
+    ("travel", "public", "Travel tips, bookings and expense questions"),
+    ("frontend", "public", "Web app, components and the design system"),
+    ("security", "public", "Security reviews, phishing reports and access requests"),
+    ("partnerships", "public", "Partner deals, integrations and co-marketing"),
+    ("pets", "public", "Photos of the office's unofficial mascots"),
+    ("project-atlas", "private", "Atlas migration: milestones and blockers"),
+    ("project-nova", "private", "Nova launch war room"),
+    ("leadership", "private", "Leadership team discussions"),
+    ("offsite-2026", "private", "Planning the September offsite"),
+    ("finance-approvals", "private", "Budget and expense approvals"),
+    ("customer-escalations", "private", "Escalated customer accounts"),
+    ("board-prep", "private", "Preparing the quarterly board meeting"),
+    ("project-orion", "private", "Orion pilot with two design partners"),
 ]
 
 # {first}: a first name to address; {place}: a restaurant or cafe; {city}, {company}, {day}
@@ -117,6 +127,30 @@ def _at(stamp: str, hour: int, minute: int) -> str:
     return f"{stamp[:11]}{hour:02d}:{minute:02d}{stamp[16:]}"
 
 
+def _sorted_as_shown(world: World, member_ids: list[str]) -> list[str]:
+    """Member ids in the order of the ids a policy sees (the state shows sealed ids): the
+    tools keep member lists sorted, so a left and rejoined channel is as it was and a DM's
+    pair is found again."""
+    return sorted(member_ids, key=lambda pid: shown.opaque(world.seed, pid))
+
+
+def _pick_channels(rng: random.Random) -> list[tuple[str, str, str, bool | None]]:
+    """The seed's channels as (name, kind, topic, whether the user is in it; None for a
+    workspace-wide one): the workspace-wide ones, then a subset of the topical pool in pool
+    order. Of each kind at least one topical channel has the user and one does not, so every
+    world has a channel to leave, one to join and a private one that stays hidden."""
+    public = [c for c in TOPICAL if c[1] == "public"]
+    private = [c for c in TOPICAL if c[1] == "private"]
+    kept = (rng.sample(public, rng.randint(10, len(public)))
+            + rng.sample(private, rng.randint(3, len(private))))
+    joined = {name: rng.random() < 0.65 for name, _, _ in kept}
+    for kind in ("public", "private"):
+        first, second = [name for name, k, _ in kept if k == kind][:2]  # sampled: any two
+        joined[first], joined[second] = True, False
+    return ([(*c, None) for c in EVERYONE]
+            + [(*c, joined[c[0]]) for c in TOPICAL if c[0] in joined])
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
@@ -131,24 +165,23 @@ def build(s: State, world: World, rng: random.Random) -> None:
          "presence": rng.choice(["active", "active", "away"])} for p in people])
 
     channels: list[Row] = []
-    for i, (name, kind, topic, who) in enumerate(CHANNELS):
-        if who == "all":
-            ids = [p.id for p in people]
+    for name, kind, topic, user_in in _pick_channels(rng):
+        if user_in is None:  # workspace-wide
+            ids = _sorted_as_shown(world, [p.id for p in people])
         else:
             ids = sorted(rng.sample(others, rng.randint(6, 24)))
-            if who == "user":
-                ids = sorted([user.id, *ids])
-        channels.append({"channel_id": f"ch_{i + 1:04d}", "name": name, "kind": kind,
-                         "topic": topic, "created_by": ids[rng.randrange(len(ids))],
+            ids = _sorted_as_shown(world, [user.id, *ids] if user_in else ids)
+        channels.append({"channel_id": f"ch_{len(channels) + 1:04d}", "name": name,
+                         "kind": kind, "topic": topic,
+                         "created_by": ids[rng.randrange(len(ids))],
                          "created_at": days_ago(world, rng.randint(90, 900))[:10],
                          "member_ids": ids})
-    s.set_var("__seq_ch", len(channels))
-    for j, other in enumerate(sorted(rng.sample(others, 10))):
+    n_dms = rng.randint(7, 14)
+    for j, other in enumerate(sorted(rng.sample(others, n_dms))):
         channels.append({"channel_id": f"dm_{j + 1:04d}", "name": world.person(other).name,
                          "kind": "dm", "topic": "", "created_by": user.id,
                          "created_at": days_ago(world, rng.randint(30, 400))[:10],
-                         "member_ids": sorted([user.id, other])})
-    s.set_var("__seq_dm", 10)
+                         "member_ids": _sorted_as_shown(world, [user.id, other])})
     s.table("channels", key="channel_id", kind="channel",
             hint="use list_channels to see channel ids").load(channels)
 
@@ -167,7 +200,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                                               rng.randint(0, 59)), "replies": [],
                                "reactions": []})
             continue
-        for _ in range(rng.randint(10, 18)):
+        for _ in range(rng.randint(6, 20)):
             sender = user.id if (user.id in members and rng.random() < 0.15) else \
                 rng.choice([m for m in members if m != user.id])
             when = days_ago(world, rng.randint(1, 30), rng)

@@ -4,12 +4,28 @@ from __future__ import annotations
 
 from servers.core.runtime import Runtime
 from servers.email import DOMAIN
-from tests.servers.common import digest, ok, runtime_fixture, state
+from tests.servers.common import (
+    assert_world_varies,
+    digest,
+    ok,
+    row_where,
+    rows_where,
+    runtime_fixture,
+    state,
+)
 
 USER = "oscar.ito@cedarlogistics.com"  # world.user at seed 0
 
 
 rt = runtime_fixture(DOMAIN)
+
+
+def _inbox_email(rt: Runtime) -> str:
+    return row_where(rt, "emails", folder_id="inbox")["email_id"]
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("email", {"emails": "is_read", "folders": "kind"})
 
 
 def _count(rt: Runtime, folder_id: str) -> int:
@@ -43,15 +59,16 @@ def test_send_validates_addresses_and_files_a_copy_in_sent(rt):
 
 
 def test_reply_all_stays_in_thread_and_excludes_the_user(rt):
-    src = ok(rt, "get_email", {"email_id": "msg_0003"})
+    eid = next(r["email_id"] for r in rows_where(rt, "emails", is_read=False)
+               if r["cc"] and r["folder_id"] != "trash")
+    src = ok(rt, "get_email", {"email_id": eid})
     assert not src["is_read"] and src["cc"]
-    reply = ok(rt, "reply_to_email", {"email_id": "msg_0003", "body": "Sure!",
-                                       "reply_all": True})
-    assert reply["thread_id"] == src["thread_id"] and reply["in_reply_to"] == "msg_0003"
+    reply = ok(rt, "reply_to_email", {"email_id": eid, "body": "Sure!", "reply_all": True})
+    assert reply["thread_id"] == src["thread_id"] and reply["in_reply_to"] == eid
     assert reply["subject"] == "Re: " + src["subject"]
     assert reply["to"] == [src["from_email"]] and reply["cc"] == src["cc"]
     assert USER not in reply["to"] + reply["cc"]
-    assert ok(rt, "get_email", {"email_id": "msg_0003"})["is_read"]
+    assert ok(rt, "get_email", {"email_id": eid})["is_read"]
     again = ok(rt, "reply_to_email", {"email_id": reply["email_id"], "body": "PS"})
     assert again["subject"] == reply["subject"]  # no "Re: Re:"
     assert again["to"] == reply["to"]  # replying to one's own message goes to its recipients
@@ -68,48 +85,52 @@ def test_send_draft_moves_it_out_of_drafts_once(rt):
     before = digest(rt)
     again = rt.call("send_draft", {"draft_id": draft["email_id"]})
     assert not again.ok and draft["email_id"] in again.error
-    not_draft = rt.call("send_draft", {"draft_id": "msg_0001"})
+    not_draft = rt.call("send_draft", {"draft_id": _inbox_email(rt)})
     assert not not_draft.ok and "not a draft" in not_draft.error
     assert digest(rt) == before
 
 
 def test_delete_goes_to_trash_then_removes_for_good(rt):
     n_inbox, n_trash = _count(rt, "inbox"), _count(rt, "trash")
-    first = ok(rt, "delete_email", {"email_id": "msg_0001"})
+    eid = _inbox_email(rt)
+    subject = state(rt)["emails"].get(eid)["subject"]
+    first = ok(rt, "delete_email", {"email_id": eid})
     assert first["result"] == "moved_to_trash"
     assert (_count(rt, "inbox"), _count(rt, "trash")) == (n_inbox - 1, n_trash + 1)
-    hits = ok(rt, "search_emails", {"query": "Q3 planning"})["emails"]
-    assert "msg_0001" not in [h["email_id"] for h in hits]  # trash is not searched by default
-    hits = ok(rt, "search_emails", {"query": "Q3 planning", "folder_id": "trash"})["emails"]
-    assert "msg_0001" in [h["email_id"] for h in hits]
-    second = ok(rt, "delete_email", {"email_id": "msg_0001"})
+    hits = ok(rt, "search_emails", {"query": subject})["emails"]
+    assert eid not in [h["email_id"] for h in hits]  # trash is not searched by default
+    hits = ok(rt, "search_emails", {"query": subject, "folder_id": "trash"})["emails"]
+    assert eid in [h["email_id"] for h in hits]
+    second = ok(rt, "delete_email", {"email_id": eid})
     assert second["result"] == "deleted_permanently" and _count(rt, "trash") == n_trash
-    gone = rt.call("get_email", {"email_id": "msg_0001"})
-    assert not gone.ok and "msg_0001" in gone.error
+    gone = rt.call("get_email", {"email_id": eid})
+    assert not gone.ok and eid in gone.error
 
 
 def test_labels_and_custom_folders(rt):
-    ok(rt, "add_label", {"email_id": "msg_0012", "label": "Follow-up"})
+    eid = _inbox_email(rt)
+    ok(rt, "add_label", {"email_id": eid, "label": "Follow-up"})
     tagged = ok(rt, "list_emails", {"folder_id": "inbox", "label": "follow-up"})["emails"]
-    assert [e["email_id"] for e in tagged] == ["msg_0012"]
-    dup = rt.call("add_label", {"email_id": "msg_0012", "label": "follow-up"})
+    assert [e["email_id"] for e in tagged] == [eid]
+    dup = rt.call("add_label", {"email_id": eid, "label": "follow-up"})
     assert not dup.ok and "already has label" in dup.error
-    missing = rt.call("remove_label", {"email_id": "msg_0012", "label": "urgent"})
+    missing = rt.call("remove_label", {"email_id": eid, "label": "urgent"})
     assert not missing.ok and "its labels" in missing.error
     folder = ok(rt, "create_folder", {"name": "Clients"})
     clash = rt.call("create_folder", {"name": "clients"})
     assert not clash.ok and folder["folder_id"] in clash.error
-    ok(rt, "move_email", {"email_id": "msg_0012", "folder_id": folder["folder_id"]})
+    ok(rt, "move_email", {"email_id": eid, "folder_id": folder["folder_id"]})
     inside = ok(rt, "list_emails", {"folder_id": folder["folder_id"]})
-    assert [e["email_id"] for e in inside["emails"]] == ["msg_0012"]
-    into_sent = rt.call("move_email", {"email_id": "msg_0012", "folder_id": "sent"})
+    assert [e["email_id"] for e in inside["emails"]] == [eid]
+    into_sent = rt.call("move_email", {"email_id": eid, "folder_id": "sent"})
     assert not into_sent.ok and "cannot be moved into sent" in into_sent.error
 
 
 def test_forward_keeps_attachments_and_quotes_the_original(rt):
-    src = ok(rt, "get_email", {"email_id": "msg_0012"})
+    eid = next(r["email_id"] for r in state(rt)["emails"].rows() if r["attachments"])
+    src = ok(rt, "get_email", {"email_id": eid})
     assert src["attachments"]
-    fwd = ok(rt, "forward_email", {"email_id": "msg_0012", "to": ["a.b@example.com"]})
+    fwd = ok(rt, "forward_email", {"email_id": eid, "to": ["a.b@example.com"]})
     assert fwd["attachments"] == src["attachments"]
     assert fwd["subject"] == "Fwd: " + src["subject"] and src["body"] in fwd["body"]
     assert fwd["thread_id"] != src["thread_id"]

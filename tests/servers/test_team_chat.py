@@ -6,36 +6,56 @@ from __future__ import annotations
 
 import pytest
 
+from servers.core import ids
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.team_chat import DOMAIN
-from tests.servers.common import fails, ok, ok_all, runtime_fixture, state
+from tests.servers.common import (
+    assert_world_varies,
+    fails,
+    ok,
+    ok_all,
+    row_where,
+    runtime_fixture,
+    state,
+)
 from tests.servers.money_ops import SEEDS
-
-USER = "p_001"  # world.user at seed 0
-
 
 rt = runtime_fixture(DOMAIN)
 
 
+def _user(rt: Runtime) -> str:
+    return state(rt).var("user_id")
+
+
 def _private_not_joined(rt: Runtime) -> dict:
     return next(c for c in state(rt)["channels"].rows()
-                if c["kind"] == "private" and USER not in c["member_ids"])
+                if c["kind"] == "private" and _user(rt) not in c["member_ids"])
+
+
+def _member_named(rt: Runtime, name: str) -> str:
+    return row_where(rt, "members", name=name)["member_id"]
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("team_chat", {"channels": "kind", "messages": None})
 
 
 def test_directory_is_the_worlds_people_findable_by_name_and_email(rt):
     world = make_world(0)
     members = {m["member_id"]: m for m in state(rt)["members"].rows()}
     assert len(members) == len(world.people)
-    for p in world.people:
-        assert (members[p.id]["name"], members[p.id]["email"]) == (p.name, p.email)
+    for p in world.people:  # member id = the world person's (sealed) id
+        member = members[ids.opaque(0, p.id)]
+        assert (member["name"], member["email"]) == (p.name, p.email)
     hiro = world.people[3]
+    hiro_id = ids.opaque(0, hiro.id)
     by_name = ok(rt, "search_members", {"query": hiro.name.upper()})["members"]
-    assert [m["member_id"] for m in by_name] == [hiro.id]
+    assert [m["member_id"] for m in by_name] == [hiro_id]
     by_email = ok(rt, "search_members", {"query": hiro.email})["members"]
-    assert by_email[0]["member_id"] == hiro.id
+    assert by_email[0]["member_id"] == hiro_id
     me = ok(rt, "search_members", {"query": world.user.name})["members"][0]
-    assert me["is_you"] and me["member_id"] == USER
+    assert me["is_you"] and me["member_id"] == _user(rt)
 
 
 def test_private_channels_are_hidden_from_non_members(rt):
@@ -44,8 +64,8 @@ def test_private_channels_are_hidden_from_non_members(rt):
     assert secret["channel_id"] not in listed
     fails(rt, "get_channel_history", {"channel_id": secret["channel_id"]}, "private")
     fails(rt, "post_message", {"channel_id": secret["channel_id"], "text": "hi"}, "private")
-    fails(rt, "invite_to_channel", {"channel_id": secret["channel_id"], "member_ids": [USER]},
-           "ask one of its members")
+    fails(rt, "invite_to_channel", {"channel_id": secret["channel_id"],
+                                    "member_ids": [_user(rt)]}, "ask one of its members")
     hidden = state(rt)["messages"].rows(lambda m: m["channel_id"] == secret["channel_id"])
     word = hidden[0]["text"].split()[0]
     found = ok_all(rt, "search_messages", {"query": word}, "messages")
@@ -53,55 +73,59 @@ def test_private_channels_are_hidden_from_non_members(rt):
 
 
 def test_joining_and_inviting(rt):
+    user = _user(rt)
     sales = next(c for c in state(rt)["channels"].rows()
-                 if c["kind"] == "public" and USER not in c["member_ids"])
+                 if c["kind"] == "public" and user not in c["member_ids"])
     cid = sales["channel_id"]
     outsider = next(m for m in state(rt)["members"].ids() if m not in sales["member_ids"]
-                    and m != USER)
+                    and m != user)
     fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]},
            "join it first")
-    joined = ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [USER]})
+    joined = ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [user]})
     assert joined["channel"]["is_member"]
     assert joined["channel"]["member_count"] == len(sales["member_ids"]) + 1
-    fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider, USER]},
-           f"already in #{sales['name']}: {USER}")
+    fails(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider, user]},
+           f"already in #{sales['name']}: {user}")
     ok(rt, "invite_to_channel", {"channel_id": cid, "member_ids": [outsider]})
     in_channel = ok_all(rt, "search_members", {"channel_id": cid}, "members")
-    assert {USER, outsider} <= {m["member_id"] for m in in_channel}
+    assert {user, outsider} <= {m["member_id"] for m in in_channel}
 
 
 def test_create_channel_validates_name_and_uniqueness(rt):
     err = fails(rt, "create_channel", {"name": "Q3 Planning!"}, "invalid channel name")
     assert "'q3-planning'" in err
     fails(rt, "create_channel", {"name": "general"}, "already exists")
+    hiro = _member_named(rt, make_world(0).people[3].name)
     ch = ok(rt, "create_channel", {"name": "#q3-planning", "is_private": True,
-                                    "member_ids": ["p_004", "p_004"]})
+                                    "member_ids": [hiro, hiro]})
     assert ch["name"] == "q3-planning" and ch["kind"] == "private" and ch["member_count"] == 2
 
 
 def test_direct_messages_reuse_one_conversation(rt):
-    s = state(rt)
-    first = ok(rt, "send_direct_message", {"member_id": "p_004", "text": "Hi Hiro"})
+    s, user = state(rt), _user(rt)
+    dm_partners = {m for c in s["channels"].rows() if c["kind"] == "dm" for m in c["member_ids"]}
+    new = next(m for m in s["members"].ids() if m not in dm_partners)
+    first = ok(rt, "send_direct_message", {"member_id": new, "text": "Hi there"})
     n_channels = len(s["channels"])
-    second = ok(rt, "send_direct_message", {"member_id": "p_004", "text": "Are you free?"})
+    second = ok(rt, "send_direct_message", {"member_id": new, "text": "Are you free?"})
     assert second["channel_id"] == first["channel_id"] and len(s["channels"]) == n_channels
     history = ok(rt, "get_channel_history", {"channel_id": first["channel_id"]})["messages"]
-    assert [m["text"] for m in history] == ["Are you free?", "Hi Hiro"]
+    assert [m["text"] for m in history] == ["Are you free?", "Hi there"]
     existing = next(c for c in s["channels"].rows() if c["kind"] == "dm")
-    partner = next(m for m in existing["member_ids"] if m != USER)
+    partner = next(m for m in existing["member_ids"] if m != user)
     again = ok(rt, "send_direct_message", {"member_id": partner, "text": "ping"})
     assert again["channel_id"] == existing["channel_id"]
-    fails(rt, "send_direct_message", {"member_id": USER, "text": "me"}, "yourself")
+    fails(rt, "send_direct_message", {"member_id": user, "text": "me"}, "yourself")
 
 
 def test_only_own_messages_can_be_edited_or_deleted(rt):
-    s = state(rt)
-    theirs = next(m for m in s["messages"].rows() if m["sender_id"] != USER
+    s, user = state(rt), _user(rt)
+    theirs = next(m for m in s["messages"].rows() if m["sender_id"] != user
                   and s["channels"].get(m["channel_id"])["kind"] == "public")
     fails(rt, "edit_message", {"message_id": theirs["message_id"], "text": "x"},
            "only edit your own")
     fails(rt, "delete_message", {"message_id": theirs["message_id"]}, "only delete your own")
-    parent = next(m for m in s["messages"].rows() if m["sender_id"] == USER
+    parent = next(m for m in s["messages"].rows() if m["sender_id"] == user
                   and m["parent_message_id"] is None
                   and s["messages"].rows(lambda r, i=m["message_id"]: r["parent_message_id"] == i))
     n_replies = len(s["messages"].rows(lambda r: r["parent_message_id"] == parent["message_id"]))
@@ -113,17 +137,18 @@ def test_only_own_messages_can_be_edited_or_deleted(rt):
 
 
 def test_threads(rt):
-    elsewhere = next(m for m in state(rt)["messages"].rows() if m["channel_id"] != "ch_0004")
-    reply = fails(rt, "post_message", {"channel_id": "ch_0004", "text": "x",
+    cid = _joined(rt, "public")["channel_id"]
+    elsewhere = next(m for m in state(rt)["messages"].rows() if m["channel_id"] != cid)
+    reply = fails(rt, "post_message", {"channel_id": cid, "text": "x",
                                         "parent_message_id": elsewhere["message_id"]},
                    elsewhere["message_id"])
     assert "reply in that channel" in reply
-    parent = ok(rt, "post_message", {"channel_id": "ch_0004", "text": "Deploy at 3pm?"})
-    child = ok(rt, "post_message", {"channel_id": "ch_0004", "text": "Works for me",
+    parent = ok(rt, "post_message", {"channel_id": cid, "text": "Deploy at 3pm?"})
+    child = ok(rt, "post_message", {"channel_id": cid, "text": "Works for me",
                                      "parent_message_id": parent["message_id"]})
-    fails(rt, "post_message", {"channel_id": "ch_0004", "text": "nested",
+    fails(rt, "post_message", {"channel_id": cid, "text": "nested",
                                 "parent_message_id": child["message_id"]}, "itself a reply")
-    thread = ok(rt, "get_channel_history", {"channel_id": "ch_0004",
+    thread = ok(rt, "get_channel_history", {"channel_id": cid,
                                              "parent_message_id": parent["message_id"]})
     assert [m["message_id"] for m in thread["messages"]] == [child["message_id"]]
 
