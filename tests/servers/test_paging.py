@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from servers.core import paging
+from servers.core import ids, paging
 from servers.core.errors import SchemaError
 from servers.core.runtime import Runtime
 from servers.registry import available, load_domain
@@ -173,7 +173,10 @@ def runtime(server: str) -> Runtime:
 
 
 def ok(rt: Runtime, tool: str, args: dict, seed: int | str) -> dict:
-    out = rt.call(tool, args, f"s{seed}" if isinstance(seed, int) else seed)
+    """A successful call; the spec's filters name the seed-0 world's built ids (resolved for
+    the session's seed: 's0', 's11', 's12', or a named session of seed 0)."""
+    world = seed if isinstance(seed, int) else 0
+    out = rt.call(tool, ids.resolve(args, world), f"s{seed}" if isinstance(seed, int) else seed)
     assert out.ok, out.error
     return out.payload
 
@@ -262,7 +265,7 @@ def test_bad_cursors_are_refused_and_change_nothing(server, tool):
     for bad, why in refusals.items():
         args = ({**spec.other, "cursor": bad[0]} if isinstance(bad, tuple)
                 else {**spec.args, "cursor": bad})
-        out = rt.call(tool, args, "s0")
+        out = rt.call(tool, ids.resolve(args, 0), "s0")
         assert not out.ok and out.kind == "schema_error", (bad, out)
         assert why in out.error and "cursor" in out.error, out.error
         if bad == altered:
