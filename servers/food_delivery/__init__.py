@@ -28,11 +28,11 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001", "tip": 3,
                   "instructions": "no cutlery please"}),
     ("list_orders", {"status": "delivered", "limit": 5}),
-    ("get_order", {"order_id": "ord_0031"}),
-    ("track_order", {"order_id": "ord_0028"}),
-    ("cancel_order", {"order_id": "ord_0031", "reason": "changed my mind"}),
-    ("rate_order", {"order_id": "ord_0027", "rating": 4, "comment": "Arrived hot, thanks."}),
-    ("reorder", {"order_id": "ord_0027"}),
+    ("get_order", {"order_id": "ord_0038"}),
+    ("track_order", {"order_id": "ord_0034"}),
+    ("cancel_order", {"order_id": "ord_0038", "reason": "changed my mind"}),
+    ("rate_order", {"order_id": "ord_0033", "rating": 4, "comment": "Arrived hot, thanks."}),
+    ("reorder", {"order_id": "ord_0033"}),
 ]
 
 __all__ = ["DOMAIN", "EXAMPLES"]

@@ -25,6 +25,9 @@ REVIEWS = {5: ["Arrived hot and fast, perfect.", "Delicious as always!",
            4: ["Tasty, a bit late.", "Good food, packaging could be better."],
            3: ["Okay, but lukewarm on arrival.", "Portion smaller than expected."],
            2: ["Missing the sauce I ordered.", "Cold and soggy."]}
+# how long ago (minutes) an order still on its way was placed: past the steps it has reached
+# (preparing 3 minutes in, on the way 22 minutes in) and short of the next one
+ACTIVE_MINUTES = {"placed": (0, 2), "preparing": (4, 20), "on_the_way": (23, 38)}
 CANCEL_REASONS = ["ordered by mistake", "took too long", "changed my mind"]
 # service fee: a percentage of the subtotal (rounded half to even) within USD-like bounds
 SERVICE_FEE_PERCENT, SERVICE_FEE_MIN_USD, SERVICE_FEE_MAX_USD = 5, 0.99, 4.99
@@ -156,17 +159,14 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
     menu = {}
     for it in i_rows:
         menu.setdefault(it["restaurant_id"], []).append(it)
-    days = [88, 80, 73, 66, 60, 55, 49, 44, 40, 35, 31, 28, 25, 21, 18, 15, 13, 11, 9, 7, 6,
-            5, 4, 3, 2, 2, 1]
-    plan = [(d, "cancelled" if k in (3, 12, 20) else "delivered") for k, d in enumerate(days)]
-    plan += [(0, "on_the_way"), (0, "preparing"), (0, "placed")]
+    plan = _order_plan(rng)
+    rate_share = rng.uniform(0.3, 0.7)  # how keen this user is on rating
     couriers = [f"{p.first_name} {p.last_name[0]}." for p in world.people[20:40]]
     rows = []
     for n, (day, status) in enumerate(plan, start=1):
         if day == 0:
             rest = open_home[n % len(open_home)]
-            placed = now - dt.timedelta(minutes={"on_the_way": 28, "preparing": 12,
-                                                 "placed": 3}[status])
+            placed = now - dt.timedelta(minutes=rng.randint(*ACTIVE_MINUTES[status]))
         else:
             rest = rng.choice(away if rng.random() < 0.2 else home)
             placed = _open_time(rest, REFERENCE_DATE - dt.timedelta(days=day), rng)
@@ -194,10 +194,10 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
         keep = reached[:reached.index(status) + 1]
         history = [{"status": st, "at": _stamp(placed + dt.timedelta(minutes=m), tz)}
                    for st, m in steps if st in keep]
-        rated = status == "delivered" and rng.random() < 0.5
+        rated = status == "delivered" and rng.random() < rate_share
         rating = rng.choice([5, 5, 4, 4, 3, 2]) if rated else None
-        rows.append({
-            "order_id": f"ord_{n:04d}", "restaurant_id": rest["restaurant_id"],
+        rows.append((placed, {
+            "restaurant_id": rest["restaurant_id"],
             "restaurant_name": rest["name"], "city": rest["city"], "lines": lines,
             "subtotal": subtotal, "promo_code": None, "discount": 0, "delivery_fee": fee,
             "service_fee": svc, "tip": tip, "total": total, "address_id": address,
@@ -211,10 +211,25 @@ def _orders(s: State, world: World, rng: random.Random, r_rows: list[dict],
             "review": rng.choice(REVIEWS[rating]) if rating else None,
             "instructions": "",
             "cancel_reason": rng.choice(CANCEL_REASONS) if status == "cancelled" else None,
-            "refund_amount": total if status == "cancelled" else 0})
+            "refund_amount": total if status == "cancelled" else 0}))
+    # numbered in the order they were placed, like a real order sequence
+    rows.sort(key=lambda placed_row: placed_row[0])
+    rows = [{"order_id": f"ord_{n:04d}", **row} for n, (_, row) in enumerate(rows, start=1)]
     s.table("orders", key="order_id", kind="order",
             hint="use list_orders to see order ids").load(rows)
     s.set_var("__seq_ord", len(rows))
+
+
+def _order_plan(rng: random.Random) -> list[tuple[int, str]]:
+    """(days ago, status) of the user's orders, oldest first: a seeded number of past orders
+    over the last three months, a few of them cancelled, then the orders still on their way
+    today (at least one placed, which can still be cancelled, and one being prepared)."""
+    days = sorted((rng.randint(1, 95) for _ in range(rng.randint(22, 38))), reverse=True)
+    cancelled = set(rng.sample(range(len(days)), rng.randint(1, 5)))
+    plan = [(d, "cancelled" if k in cancelled else "delivered") for k, d in enumerate(days)]
+    active = (["on_the_way"] * rng.randint(0, 2) + ["preparing"] * rng.randint(1, 2)
+              + ["placed"] * rng.randint(1, 2))
+    return plan + [(0, status) for status in active]
 
 
 def _open_time(r: dict, day: dt.date, rng: random.Random) -> dt.datetime:

@@ -2,7 +2,7 @@
 hours, geocoding, distances, directions per travel mode) and the user's saved-place lists.
 
 Tools live in places.py, routes.py and saved.py; importing them registers them on DOMAIN.
-A place id here ('pl_0007') is the same id travel_booking uses for a hotel.
+A place id here (built as 'pl_0007', shown opaque) is the same id travel_booking uses for a hotel.
 """
 
 from __future__ import annotations
@@ -22,17 +22,20 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("get_opening_hours", {"place_id": "pl_0001", "date": "2026-06-20", "time": "20:00"}),
     ("geocode", {"address": "146 King St, Lisbon"}),
     ("reverse_geocode", {"lat": 38.77, "lon": -9.125}),
-    ("get_distance", {"origin": "pl_0001", "destination": "pl_0007", "unit": "km"}),
-    ("get_directions", {"origin": "pl_0001", "destination": "Hotel Ember, Lisbon",
-                        "mode": "walking", "departure_time": "08:30"}),
-    ("compare_travel_modes", {"origin": "pl_0020", "destination": "Trattoria Juniper"}),
+    ("get_distance", {"origin": "The Golden Grill, Lisbon", "destination": "Hotel Ember, Lisbon",
+                      "unit": "km"}),
+    ("get_directions", {"origin": "The Golden Grill, Lisbon",
+                        "destination": "Hotel Ember, Lisbon", "mode": "walking",
+                        "departure_time": "08:30"}),
+    ("compare_travel_modes", {"origin": "The Coral Inn, Berlin",
+                              "destination": "Trattoria Juniper"}),
     ("list_saved_lists", {}),
     ("create_saved_list", {"name": "Lisbon weekend",
                            "description": "Hotels and food for the July trip"}),
-    ("save_place", {"place_id": "pl_0007", "list_id": "lst_0005",
+    ("save_place", {"place_id": "pl_0007", "list_id": "lst_0008",
                     "note": "book it on travel_booking"}),
-    ("get_saved_list", {"list_id": "lst_0005"}),
-    ("remove_saved_place", {"place_id": "pl_0014", "list_id": "lst_0003"}),
+    ("get_saved_list", {"list_id": "lst_0008"}),
+    ("remove_saved_place", {"place_id": "pl_0014", "list_id": "lst_0006"}),
 ]
 
 __all__ = ["DOMAIN", "EXAMPLES"]

@@ -43,7 +43,7 @@ LocationArg = Annotated[str, Arg(
 Lat = Annotated[float, Arg("Latitude in degrees", minimum=-90, maximum=90)]
 Lon = Annotated[float, Arg("Longitude in degrees", minimum=-180, maximum=180)]
 LATLON_RE = re.compile(r"\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*")
-PLACE_ID_RE = re.compile(r"pl_\d+", re.IGNORECASE)
+PLACE_ID_RE = re.compile(r"pl_[a-z0-9]+", re.IGNORECASE)  # opaque place ids
 
 
 def open_now(s: State, row: Row) -> bool:

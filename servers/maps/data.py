@@ -110,7 +110,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     reviewers = world.people[1:]
     reviews, n = [], 0
     for p in places:
-        for _ in range(rng.randint(3, 6)):
+        for _ in range(rng.randint(2, 7)):
             n += 1
             stars = max(1, min(5, round(rng.gauss(p["rating"], 0.9))))
             band = "good" if stars >= 4 else "mid" if stars == 3 else "bad"
@@ -123,23 +123,33 @@ def build(s: State, world: World, rng: random.Random) -> None:
     _seed_lists(s, world, rng, places)
 
 
-def _seed_lists(s: State, world: World, rng: random.Random, places: list[dict]) -> None:
+def _list_specs(world: World, rng: random.Random) -> list[tuple]:
+    """The user's lists: Favorites always, then a seeded few of the usual kinds (a trip list
+    names a city other than home), so how many lists there are varies with the seed."""
     home = world.user.city
-    trip = rng.choice([c.name for c in world.cities if c.name != home])
-    specs = [("Favorites", "Places you starred", None, None),
-             ("Want to go", "Places to try some day", None, None),
-             (f"{home} lunch spots", "Quick lunches near the office", home,
-              ("restaurant", "cafe")),
-             (f"Trip to {trip}", f"Ideas for the {trip} trip", trip, None)]
+    trips = rng.sample([c.name for c in world.cities if c.name != home], 2)
+    optional = [("Want to go", "Places to try some day", None, None),
+                (f"{home} lunch spots", "Quick lunches near the office", home,
+                 ("restaurant", "cafe")),
+                (f"Trip to {trips[0]}", f"Ideas for the {trips[0]} trip", trips[0], None),
+                ("Coffee to try", "Cafes people keep recommending", None, ("cafe",)),
+                (f"{home} date night", "Dinner spots for a night out", home, ("restaurant",)),
+                (f"Trip to {trips[1]}", f"Ideas for the {trips[1]} trip", trips[1], None)]
+    chosen = sorted(rng.sample(range(len(optional)), rng.randint(2, len(optional))))
+    return [("Favorites", "Places you starred", None, None)] + [optional[k] for k in chosen]
+
+
+def _seed_lists(s: State, world: World, rng: random.Random, places: list[dict]) -> None:
+    specs = _list_specs(world, rng)
     lists, saved = [], []
     for i, (name, desc, city, kinds) in enumerate(specs):
         list_id = f"lst_{i + 1:04d}"
-        created = 300 - 60 * i
+        created = 330 - 45 * i
         lists.append({"list_id": list_id, "name": name, "description": desc,
                       "is_default": i == 0, "created_at": days_ago(world, created, rng)})
         pool = [p for p in places if (city is None or p["city"] == city)
                 and (kinds is None or p["kind"] in kinds)]
-        for p in rng.sample(pool, min(len(pool), rng.randint(5, 8))):
+        for p in rng.sample(pool, min(len(pool), rng.randint(2, 9))):
             saved.append({"list_id": list_id, "place_id": p["place_id"],
                           "note": rng.choice([None, None, "recommended by a colleague",
                                               "go on a weekday", "book ahead"]),

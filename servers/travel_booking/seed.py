@@ -104,12 +104,31 @@ def _pick_date(rng: random.Random, flight: Row, lo: int, hi: int) -> dt.date:
             return date
 
 
+def _booking_plan(rng: random.Random) -> list[str]:
+    """The statuses of the user's flight bookings: how many of each varies with the seed (more
+    than a page of bookings in all, at least one trip ahead and one held)."""
+    counts = {"confirmed": rng.randint(10, 15), "flown": rng.randint(7, 12),
+              "cancelled": rng.randint(3, 6), "held": rng.randint(1, 3),
+              "expired": rng.randint(0, 2)}
+    return [status for status, n in counts.items() for _ in range(n)]
+
+
+def _reservation_plan(rng: random.Random, trips: list[Row]) -> list[tuple[str, Row | None]]:
+    """(status, the flight booking it goes with) of the user's hotel stays: a stay at the end
+    of a seeded few of the upcoming trips, then stays of their own. The first of those checks
+    in tomorrow (past its free cancellation)."""
+    trips = trips[:rng.randint(4, 6)]
+    return ([("confirmed", b) for b in trips] + [("confirmed", None)] * rng.randint(3, 6)
+            + [("completed", None)] * rng.randint(11, 15)
+            + [("cancelled", None)] * rng.randint(3, 6))
+
+
 def _seed_bookings(s: State, world: World, rng: random.Random, flights: list[Row]) -> None:
     user = world.user
     home = next((c.airport for c in world.cities if c.name == user.city), world.cities[0].airport)
     companions = [p.name for p in world.people[1:4]]
     tag = s.var("inventory_seed")
-    plan = ["confirmed"] * 11 + ["flown"] * 8 + ["cancelled"] * 4 + ["held"] * 2 + ["expired"]
+    plan = _booking_plan(rng)
     rows = []
     for status in plan:
         pool = [f for f in flights if f["origin"] == home] if rng.random() < 0.5 else flights
@@ -195,9 +214,9 @@ def _seed_bookings(s: State, world: World, rng: random.Random, flights: list[Row
 def _seed_reservations(s: State, world: World, rng: random.Random) -> None:
     hotels = s["hotels"].rows()
     user = world.user
-    trips = [b for b in s["bookings"].rows() if b["status"] == "confirmed"][:6]
-    plan = [("confirmed", b) for b in trips] + [("confirmed", None)] * 4 + \
-        [("completed", None)] * 9 + [("cancelled", None)] * 4
+    plan = _reservation_plan(rng, [b for b in s["bookings"].rows()
+                                   if b["status"] == "confirmed"])
+    trips = [trip for _, trip in plan if trip is not None]
     rows = []
     for i, (status, trip) in enumerate(plan):
         if trip is not None:

@@ -4,16 +4,34 @@ from __future__ import annotations
 
 import pytest
 
+from servers.core import ids
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.food_delivery import DOMAIN
 from servers.food_delivery.common import clock
 from servers.food_delivery.data import is_open
 from tests.servers import money_ops
-from tests.servers.common import digest, runtime_fixture
+from tests.servers.common import assert_world_varies, digest, row_where, rows_where, runtime_fixture
 from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
+
+
+def _addr(rt: Runtime, label: str) -> str:
+    """The id of the saved address with that label ('Home', 'Work', 'Parents')."""
+    return row_where(rt, "addresses", label=label)["address_id"]
+
+
+def _pm(rt: Runtime, label: str) -> str:
+    """The id of the payment method with that label ('Visa', 'Mastercard', 'PayPal',
+    'Cash on delivery')."""
+    return row_where(rt, "payment_methods", label=label)["payment_method_id"]
+
+
+def _order(rt: Runtime, status: str, k: int = -1) -> str:
+    """The id of the k-th (by default the latest) order with that status."""
+    found = sorted(rows_where(rt, "orders", status=status), key=lambda o: o["placed_at"])
+    return found[k]["order_id"]
 
 
 def _first_item(rt: Runtime, restaurant_id: str) -> dict:
@@ -49,7 +67,8 @@ def _cafe(rt: Runtime, **want: object) -> dict:
 
 def test_restaurants_are_the_worlds_restaurants_and_cafes(rt):
     found = rt.call("search_restaurants", {"limit": 50}).payload
-    places = {p.id: p for p in make_world(0).places if p.kind in ("restaurant", "cafe")}
+    places = {ids.opaque(0, p.id): p for p in make_world(0).places  # sealed world ids
+              if p.kind in ("restaurant", "cafe")}
     assert found["total"] == len(places)
     for r in found["restaurants"]:
         p = places[r["place_id"]]
@@ -105,12 +124,14 @@ def test_promo_rules_and_drop_when_cart_shrinks(rt):
     assert ok["discount"] == 4.5 and ok["currency"] == "EUR"  # 5 USD-like
     parts = [ok["subtotal"], -ok["discount"], ok["delivery_fee"], ok["service_fee"]]
     assert money_ops.minor(ok["total"], "EUR") == sum(money_ops.minor(x, "EUR") for x in parts)
-    shrunk = rt.call("update_cart_item", {"line_id": "ln_001", "quantity": 1}).payload
+    line = ok["lines"][0]["line_id"]
+    shrunk = rt.call("update_cart_item", {"line_id": line, "quantity": 1}).payload
     assert shrunk["promo_code"] is None and "PASTA5" in shrunk["notice"]
 
 
 def test_checkout_rules(rt):
-    empty = rt.call("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001"})
+    home, visa = _addr(rt, "Home"), _pm(rt, "Visa")
+    empty = rt.call("checkout", {"address_id": home, "payment_method_id": visa})
     assert not empty.ok and "empty" in empty.error
     cafe = _cafe(rt, accepts_cash=False)["restaurant_id"]
     croissant = next(i for i in rt.call("get_menu", {"restaurant_id": cafe}).payload[
@@ -118,10 +139,10 @@ def test_checkout_rules(rt):
     rt.call("add_to_cart", {"item_id": croissant["item_id"]})
     before = digest(rt)
     for args, needle in [
-            ({"address_id": "addr_0003", "payment_method_id": "pm_0001"}, "delivers only"),
-            ({"address_id": "addr_0001", "payment_method_id": "pm_0002"}, "expired"),
-            ({"address_id": "addr_0001", "payment_method_id": "pm_0004"}, "cash"),
-            ({"address_id": "addr_0001", "payment_method_id": "pm_0001"}, "minimum order")]:
+            ({"address_id": _addr(rt, "Parents"), "payment_method_id": visa}, "delivers only"),
+            ({"address_id": home, "payment_method_id": _pm(rt, "Mastercard")}, "expired"),
+            ({"address_id": home, "payment_method_id": _pm(rt, "Cash on delivery")}, "cash"),
+            ({"address_id": home, "payment_method_id": visa}, "minimum order")]:
         out = rt.call("checkout", args)
         assert not out.ok and needle in out.error, (args, out.error)
         assert digest(rt) == before
@@ -139,7 +160,8 @@ def test_checkout_at_a_closed_restaurant_fails(rt):
     addr = rt.call("add_address", {"label": "Hotel", "street": "1 King St", "city": "london",
                                    "postal_code": "EC1A 1BB"}).payload
     assert addr["city"] == "London"
-    out = rt.call("checkout", {"address_id": addr["address_id"], "payment_method_id": "pm_0001"})
+    out = rt.call("checkout", {"address_id": addr["address_id"],
+                               "payment_method_id": _pm(rt, "Visa")})
     assert not out.ok and "closed right now" in out.error
     assert shut["opening_hours"]["mon"][0] in out.error  # today's hours
 
@@ -148,7 +170,8 @@ def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it(
     pizza = _pizza(rt)["item_id"]
     rt.call("add_to_cart", {"item_id": pizza, "quantity": 3, "options": ["large"]})
     cart = rt.call("apply_promo_code", {"code": "SUMMER26"}).payload
-    order = rt.call("checkout", {"address_id": "addr_0002", "payment_method_id": "pm_0003",
+    order = rt.call("checkout", {"address_id": _addr(rt, "Work"),
+                                 "payment_method_id": _pm(rt, "PayPal"),
                                  "tip": 2.5}).payload
     assert order["status"] == "placed"
     assert money_ops.minor(order["total"], "EUR") == money_ops.minor(cart["total"], "EUR") + 250
@@ -164,20 +187,22 @@ def test_checkout_places_order_consumes_single_use_promo_and_cancel_restores_it(
 
 
 def test_cancel_only_placed_orders_and_twice_fails(rt):
-    busy = rt.call("cancel_order", {"order_id": "ord_0029", "reason": "took too long"})
+    busy = rt.call("cancel_order", {"order_id": _order(rt, "preparing"),
+                                    "reason": "took too long"})
     assert not busy.ok and "preparing" in busy.error
-    done = rt.call("cancel_order", {"order_id": "ord_0030", "reason": "changed my mind"})
+    placed = _order(rt, "placed")
+    done = rt.call("cancel_order", {"order_id": placed, "reason": "changed my mind"})
     assert done.ok and done.payload["refund_amount"] == done.payload["total"]
-    track = rt.call("track_order", {"order_id": "ord_0030"}).payload
+    track = rt.call("track_order", {"order_id": placed}).payload
     assert track["history"][-1]["status"] == "cancelled" and track["can_cancel"] is False
     before = digest(rt)
-    again = rt.call("cancel_order", {"order_id": "ord_0030", "reason": "changed my mind"})
+    again = rt.call("cancel_order", {"order_id": placed, "reason": "changed my mind"})
     assert not again.ok and "already cancelled" in again.error
     assert digest(rt) == before
 
 
 def test_rating_rules(rt):
-    assert "only delivered" in rt.call("rate_order", {"order_id": "ord_0028",
+    assert "only delivered" in rt.call("rate_order", {"order_id": _order(rt, "on_the_way"),
                                                       "rating": 5}).error
     unrated = rt.call("list_orders", {"status": "delivered", "limit": 50}).payload["orders"]
     stale = next(o for o in unrated if o["rating"] is None and o["placed_at"] < "2026-05-10")
@@ -190,10 +215,11 @@ def test_rating_rules(rt):
 
 
 def test_reorder_fills_cart_with_past_lines(rt):
-    active = rt.call("reorder", {"order_id": "ord_0029"})
+    active = rt.call("reorder", {"order_id": _order(rt, "preparing")})
     assert not active.ok and "still preparing" in active.error
-    past = rt.call("get_order", {"order_id": "ord_0027"}).payload
-    cart = rt.call("reorder", {"order_id": "ord_0027"}).payload
+    latest = _order(rt, "delivered")
+    past = rt.call("get_order", {"order_id": latest}).payload
+    cart = rt.call("reorder", {"order_id": latest}).payload
     assert cart["restaurant_id"] == past["restaurant_id"]
     assert [(ln["item_id"], ln["options"], ln["quantity"]) for ln in cart["lines"]] == [
         (ln["item_id"], ln["options"], ln["quantity"]) for ln in past["lines"]]
@@ -204,20 +230,24 @@ def test_reorder_fills_cart_with_past_lines(rt):
 
 def test_a_jpy_world_prices_menus_and_tips_in_whole_yen():
     rt = Runtime(DOMAIN, default_seed=10)
-    menu = rt.call("get_menu", {"restaurant_id": "rst_001"}).payload
+    first = rt.session(None).state["restaurants"].rows()[0]["restaurant_id"]
+    menu = rt.call("get_menu", {"restaurant_id": first}).payload
     assert all(isinstance(i["price"], int) and i["currency"] == "JPY" for i in menu["items"])
     assert isinstance(menu["restaurant"]["delivery_fee"], int)
     item = next(i for i in menu["items"] if i["available"] and not any(
         g["required"] for g in i["option_groups"]))
     assert rt.call("add_to_cart", {"item_id": item["item_id"]}).ok
-    bad = rt.call("checkout", {"address_id": "addr_0001", "payment_method_id": "pm_0001",
-                               "tip": 100.5})
+    bad = rt.call("checkout", {"address_id": _addr(rt, "Home"),
+                               "payment_method_id": _pm(rt, "Visa"), "tip": 100.5})
     assert not bad.ok and "tip 100.5 has more decimals than JPY allows (0)" in bad.error
 
 
 def _makers() -> dict:
+    def ids_of(s, table: str, key: str, field: str, *values: str) -> list[str]:
+        return [r[key] for r in s[table].rows() if r[field] in values]
+
     def add(rng, s):
-        home = s["addresses"].get("addr_0001")["city"]
+        home = next(a["city"] for a in s["addresses"].rows() if a["label"] == "Home")
         near = [r["restaurant_id"] for r in s["restaurants"].rows()
                 if r["city"] == home and is_open(r, clock(s))][:3]  # few: carts fill up
         rid = rng.choice(near)
@@ -229,8 +259,10 @@ def _makers() -> dict:
         "add_to_cart": add,
         "apply_promo_code": lambda rng, s: {"code": rng.choice(s["promos"].ids())},
         "checkout": lambda rng, s: {
-            "address_id": "addr_0001",
-            "payment_method_id": rng.choice(["pm_0001", "pm_0003", "pm_0004"]),
+            "address_id": ids_of(s, "addresses", "address_id", "label", "Home")[0],
+            "payment_method_id": rng.choice(ids_of(s, "payment_methods", "payment_method_id",
+                                                   "label", "Visa", "PayPal",
+                                                   "Cash on delivery")),
             "tip": money_ops.amount(rng, s, 0.5, 6)},
         "cancel_order": lambda rng, s: {"order_id": rng.choice(s["orders"].ids()),
                                         "reason": "other"},
@@ -254,3 +286,8 @@ def test_orders_reconcile_after_1000_random_operations(seed):
     for tool, args, result in done:
         if tool == "checkout":
             assert s["orders"].get(result["order_id"])["tip"] == money_ops.minor(args["tip"], cur)
+
+
+def test_world_varies_by_seed():
+    # restaurants are the world's (shared, fixed); menus and the order history vary per seed
+    assert_world_varies("food_delivery", {"orders": "status", "menu_items": "available"})

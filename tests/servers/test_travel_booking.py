@@ -5,12 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from servers.core import money
+from servers.core import ids, money
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.travel_booking import DOMAIN
 from tests.servers import money_ops
-from tests.servers.common import fails, ok, runtime_fixture
+from tests.servers.common import (
+    assert_world_varies,
+    fails,
+    ok,
+    row_where,
+    rows_where,
+    runtime_fixture,
+)
 from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
@@ -23,10 +30,47 @@ def _offer(rt: Runtime, flight_number: str, date: str, origin: str, dest: str,
     return next(f for f in found if f["flight_number"] == flight_number)
 
 
+def _pm(rt: Runtime, label: str) -> str:
+    """The id of the payment method with that label ('Visa credit card', 'Mastercard' (expired),
+    'American Express', 'Travel voucher')."""
+    return row_where(rt, "payment_methods", label=label)["payment_method_id"]
+
+
 def _voucher(rt: Runtime) -> float:
     """The voucher's balance in EUR (seed 0's currency)."""
-    return money.to_major(rt.session(None).state["payment_methods"].get("pm_0004")["balance"],
+    return money.to_major(row_where(rt, "payment_methods", label="Travel voucher")["balance"],
                           "EUR")
+
+
+def _madrid_inn(rt: Runtime) -> str:
+    """The id of The Juniper Inn, a Madrid hotel (its maps place id, opaque and seeded)."""
+    return row_where(rt, "hotels", name="The Juniper Inn", city="Madrid")["hotel_id"]
+
+
+def _plain_booking(rt: Runtime) -> dict:
+    """An upcoming confirmed economy booking for one passenger, paid by card weeks ago with
+    no paid extras (its bags within gold's free 2, no insurance): its only charge is the fare
+    (above the cancel fee)."""
+    return next(b for b in rows_where(rt, "bookings", status="confirmed", cabin="economy",
+                                      insurance=False)
+                if len(b["passengers"]) == 1 and b["date"] > "2026-06-20"
+                and b["checked_bags"] <= 2 and len(b["charges"]) == 1
+                and b["charges"][0]["amount"] > CANCEL)
+
+
+def _to_three_bags(booking: dict) -> int:
+    """Bags to add so the booking has 3: one over gold economy's free 2."""
+    return 3 - booking["checked_bags"]
+
+
+def _full_room(rt: Runtime, stay: dict) -> tuple[str, str]:
+    """A hotel and room type with no room free on some night of `stay` (sold out)."""
+    for hotel in rt.session(None).state["hotels"].rows():
+        rooms = ok(rt, "get_hotel", {"hotel_id": hotel["hotel_id"], **stay})["rooms"]
+        full = next((r["room_type"] for r in rooms if r["available_rooms"] == 0), None)
+        if full is not None:
+            return hotel["hotel_id"], full
+    raise AssertionError(f"no hotel room type is sold out for {stay}")
 
 
 def _c(x: float) -> int:
@@ -50,14 +94,14 @@ def test_hold_takes_seats_and_confirm_charges_the_held_fare(rt):
     bid = held["booking_id"]
     fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Oscar Ito",
                                "seat": "24A"}, "confirm it with confirm_booking")
-    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0002"},
+    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": _pm(rt, "Mastercard")},
            "expired")
-    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0004"},
-           "not enough")
-    done = ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0001"})
+    fails(rt, "confirm_booking", {"booking_id": bid,
+                                  "payment_method_id": _pm(rt, "Travel voucher")}, "not enough")
+    visa = _pm(rt, "Visa credit card")
+    done = ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": visa})
     assert done["status"] == "confirmed" and done["total_paid"] == before["fare"] * 2
-    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0001"},
-           "not held")
+    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": visa}, "not held")
     fails(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                "cabin": "economy"}, "already on BH854")
 
@@ -82,7 +126,7 @@ def test_cancel_refund_rules(rt):
     old = next(b for b in state["bookings"].rows()
                if b["status"] == "confirmed" and b["cabin"] == "economy"
                and not b["insurance"] and b["date"] > "2026-06-16"
-               and b["payment_method_id"] != "pm_0004")
+               and b["payment_method_id"] != _pm(rt, "Travel voucher"))
     paid = ok(rt, "get_booking", {"booking_id": old["booking_id"]})["total_paid"]
     fee = min(_c(paid), CANCEL * len(old["passengers"]))
     out = ok(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "illness"})
@@ -96,7 +140,8 @@ def test_cancel_refund_rules(rt):
                                    "cabin": "economy", "passenger_names": ["Amara Okafor"]})
     balance = _voucher(rt)
     paid = ok(rt, "confirm_booking", {"booking_id": held["booking_id"],
-                                       "payment_method_id": "pm_0004"})["total_paid"]
+                                       "payment_method_id": _pm(rt, "Travel voucher")}
+              )["total_paid"]
     assert _c(_voucher(rt)) == _c(balance) - _c(paid)
     out = ok(rt, "cancel_booking", {"booking_id": held["booking_id"], "reason": "other"})
     assert out["refund_amount"] == paid and out["cancellation_fee"] == 0.0
@@ -117,33 +162,40 @@ def _fare_paid(rt: Runtime, booking_id: str) -> int:
 
 
 def test_cancel_refunds_extras_to_the_method_that_paid_them(rt):
-    # bk_0018: economy, 1 passenger, its fare on pm_0003 weeks ago; gold allows 2 free bags
-    fare = _fare_paid(rt, "bk_0018")
+    # economy, 1 passenger, its fare on a card weeks ago; gold allows 2 free bags
+    booking = _plain_booking(rt)
+    bid, card, voucher = booking["booking_id"], booking["payment_method_id"], _pm(
+        rt, "Travel voucher")
+    fare = _fare_paid(rt, bid)
     assert _voucher(rt) == 157.5  # 175 USD-like
-    ok(rt, "add_baggage", {"booking_id": "bk_0018", "bags": 3, "payment_method_id": "pm_0004"})
+    ok(rt, "add_baggage", {"booking_id": bid, "bags": _to_three_bags(booking),
+                           "payment_method_id": voucher})
     assert _c(_voucher(rt)) == 15750 - BAG
-    out = ok(rt, "cancel_booking", {"booking_id": "bk_0018", "reason": "other"})
+    out = ok(rt, "cancel_booking", {"booking_id": bid, "reason": "other"})
     # the fee is the fare's: the card gets the fare less the fee, the voucher its bag fee
     assert (_c(out["refund_amount"]), _c(out["cancellation_fee"])) == (fare - CANCEL + BAG,
                                                                        CANCEL)
     assert _voucher(rt) == 157.5
     assert [(m, _c(a)) for m, a in _refund_entries(out["booking"])] == [
-        ("pm_0003", -(fare - CANCEL)), ("pm_0004", -BAG)]
+        (card, -(fare - CANCEL)), (voucher, -BAG)]
     assert [(r["payment_method_id"], _c(r["amount"])) for r in out["refunds"]] == [
-        ("pm_0003", fare - CANCEL), ("pm_0004", BAG)]
+        (card, fare - CANCEL), (voucher, BAG)]
 
 
 def test_cancel_keeps_the_insurance_premium_from_the_method_that_paid_it(rt):
-    ok(rt, "add_baggage", {"booking_id": "bk_0018", "bags": 3, "payment_method_id": "pm_0004"})
-    ok(rt, "purchase_travel_insurance", {"booking_id": "bk_0018",
-                                         "payment_method_id": "pm_0004"})
-    fare = _fare_paid(rt, "bk_0018") - BAG - INSURANCE
+    booking = _plain_booking(rt)
+    bid, card, voucher = booking["booking_id"], booking["payment_method_id"], _pm(
+        rt, "Travel voucher")
+    ok(rt, "add_baggage", {"booking_id": bid, "bags": _to_three_bags(booking),
+                           "payment_method_id": voucher})
+    ok(rt, "purchase_travel_insurance", {"booking_id": bid, "payment_method_id": voucher})
+    fare = _fare_paid(rt, bid) - BAG - INSURANCE
     assert _c(_voucher(rt)) == 15750 - BAG - INSURANCE
-    out = ok(rt, "cancel_booking", {"booking_id": "bk_0018", "reason": "illness"})
+    out = ok(rt, "cancel_booking", {"booking_id": bid, "reason": "illness"})
     assert (_c(out["refund_amount"]), _c(out["cancellation_fee"])) == (fare + BAG, INSURANCE)
     assert _c(_voucher(rt)) == 15750 - INSURANCE
     assert [(r["payment_method_id"], _c(r["amount"])) for r in out["refunds"]] == [
-        ("pm_0003", fare), ("pm_0004", BAG)]
+        (card, fare), (voucher, BAG)]
 
 
 def test_cancel_of_a_held_booking_refunds_nothing(rt):
@@ -153,31 +205,56 @@ def test_cancel_of_a_held_booking_refunds_nothing(rt):
     assert out["refund_amount"] == 0.0 and out["refunds"] == []
 
 
+def _same_route_change(rt: Runtime) -> tuple[dict, dict, str]:
+    """An upcoming confirmed economy booking for one passenger, the other flight on its route
+    with economy seats left in July (as search_flights offers it), and that date."""
+    flights = rt.session(None).state["flights"]
+    for booking in rows_where(rt, "bookings", status="confirmed", cabin="economy"):
+        if len(booking["passengers"]) != 1 or booking["date"] <= "2026-06-20":
+            continue
+        old = flights.get(booking["flight_number"])
+        for day in range(1, 32):
+            date = f"2026-07-{day:02d}"
+            offers = ok(rt, "search_flights", {"origin": old["origin"],
+                                               "destination": old["destination"],
+                                               "date": date, "cabin": "economy"})["flights"]
+            new = next((f for f in offers if f["flight_number"] != old["flight_number"]
+                        and f["seats_left"] >= 1), None)
+            if new is not None:
+                return booking, new, date
+    raise AssertionError("no confirmed economy booking on a route with a second flight")
+
+
 def test_change_flight_charges_fare_difference_and_fee_and_keeps_route(rt):
-    booking = ok(rt, "get_booking", {"booking_id": "bk_0022"})  # BER-MAD, economy, 1 pax
+    found, new, date = _same_route_change(rt)
+    bid = found["booking_id"]
+    booking = ok(rt, "get_booking", {"booking_id": bid})
     assert ok(rt, "get_traveler_profile", {})["loyalty"]["tier"] == "gold"
-    fails(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "NV814",
-                                 "new_date": "2026-07-02"}, "must keep the route")
-    new = _offer(rt, "SK538", "2026-07-02", "BER", "MAD")
-    out = ok(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
-                                    "new_date": "2026-07-02", "payment_method_id": "pm_0001"})
+    elsewhere = next(f for f in rt.session(None).state["flights"].rows()
+                     if f["origin"] == new["origin"] and f["destination"] != new["destination"]
+                     and f["days"] == list(range(7)))  # flies daily, so on `date` too
+    fails(rt, "change_flight", {"booking_id": bid, "new_flight_number": elsewhere[
+        "flight_number"], "new_date": date}, "must keep the route")
+    out = ok(rt, "change_flight", {"booking_id": bid, "new_flight_number": new["flight_number"],
+                                    "new_date": date,
+                                    "payment_method_id": _pm(rt, "Visa credit card")})
     diff = _c(new["fare"]) - _c(booking["fare_per_passenger"])
     assert _c(out["fare_difference"]) == diff and _c(out["change_fee"]) == CHANGE
     net = diff + CHANGE
     assert _c(out["amount_charged"]) == max(net, 0)
     assert _c(out["amount_refunded"]) == max(-net, 0)
     assert _c(out["booking"]["total_paid"]) == _c(booking["total_paid"]) + net
-    assert out["booking"]["flight_number"] == "SK538"
+    assert out["booking"]["flight_number"] == new["flight_number"]
     assert all(p["seat"] is None for p in out["booking"]["passengers"])
-    fails(rt, "change_flight", {"booking_id": "bk_0022", "new_flight_number": "SK538",
-                                 "new_date": "2026-07-02"}, "already on SK538")
+    fails(rt, "change_flight", {"booking_id": bid, "new_flight_number": new["flight_number"],
+                                 "new_date": date}, f"already on {new['flight_number']}")
 
 
 def test_baggage_allowance_and_seat_selection(rt):
     held = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                    "cabin": "economy"})
     bid = held["booking_id"]
-    ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": "pm_0003"})
+    ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": _pm(rt, "American Express")})
     out = ok(rt, "add_baggage", {"booking_id": bid, "bags": 3})
     allowance = out["free_bag_allowance"]  # gold economy: 1 + 1 per passenger
     assert allowance == 2 and _c(out["amount_charged"]) == BAG * (3 - allowance)
@@ -195,7 +272,7 @@ def test_baggage_allowance_and_seat_selection(rt):
     other = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                     "cabin": "economy", "passenger_names": ["Amara Okafor"]})
     ok(rt, "confirm_booking", {"booking_id": other["booking_id"],
-                                "payment_method_id": "pm_0001"})
+                                "payment_method_id": _pm(rt, "Visa credit card")})
     fails(rt, "select_seat", {"booking_id": other["booking_id"],
                                "passenger_name": "Amara Okafor", "seat": seat}, "is taken")
     fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Nobody Here",
@@ -209,7 +286,7 @@ def test_insurance_makes_the_fare_refundable(rt):
     old = next(b for b in state["bookings"].rows()
                if b["status"] == "confirmed" and b["cabin"] == "economy"
                and not b["insurance"] and b["date"] > "2026-06-20"
-               and b["payment_method_id"] != "pm_0002")
+               and b["payment_method_id"] != _pm(rt, "Mastercard"))
     out = ok(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]})
     pax = len(old["passengers"])
     assert _c(out["premium_charged"]) == INSURANCE * pax
@@ -223,17 +300,20 @@ def test_insurance_makes_the_fare_refundable(rt):
 
 def test_hotel_booking_uses_inventory_and_cancellation_policy(rt):
     stay = {"check_in": "2026-07-10", "check_out": "2026-07-13"}
-    rooms = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": "pl_0043",
+    inn, visa = _madrid_inn(rt), _pm(rt, "Visa credit card")
+    rooms = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": inn,
                                                               **stay})["rooms"]}
     free = rooms["standard"]["available_rooms"]
-    fails(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "standard", **stay,
-                              "guests": 5, "payment_method_id": "pm_0001"}, "sleeps at most 2")
-    fails(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "deluxe", **stay,
-                              "payment_method_id": "pm_0001"}, "only 0 deluxe room(s)")
-    res = ok(rt, "book_hotel", {"hotel_id": "pl_0043", "room_type": "standard", **stay,
-                                 "guests": 3, "rooms": 2, "payment_method_id": "pm_0003"})
+    fails(rt, "book_hotel", {"hotel_id": inn, "room_type": "standard", **stay,
+                              "guests": 5, "payment_method_id": visa}, "sleeps at most 2")
+    full, room_type = _full_room(rt, stay)
+    fails(rt, "book_hotel", {"hotel_id": full, "room_type": room_type, **stay,
+                              "payment_method_id": visa}, f"only 0 {room_type} room(s)")
+    res = ok(rt, "book_hotel", {"hotel_id": inn, "room_type": "standard", **stay,
+                                 "guests": 3, "rooms": 2,
+                                 "payment_method_id": _pm(rt, "American Express")})
     assert _c(res["total"]) == _c(rooms["standard"]["stay_total"]) * 2 and res["nights"] == 3
-    after = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": "pl_0043",
+    after = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": inn,
                                                               **stay})["rooms"]}
     assert after["standard"]["available_rooms"] == free - 2
     out = ok(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]})
@@ -241,11 +321,12 @@ def test_hotel_booking_uses_inventory_and_cancellation_policy(rt):
     fails(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]},
            "is cancelled")
     # check-in tomorrow: past the free-cancellation deadline, the first night is kept
-    late = ok(rt, "cancel_hotel_reservation", {"reservation_id": "hr_0011"})
+    tomorrow = row_where(rt, "hotel_reservations", status="confirmed", check_in="2026-06-16")
+    late = ok(rt, "cancel_hotel_reservation", {"reservation_id": tomorrow["reservation_id"]})
     assert late["cancellation_fee"] > 0
     assert _c(late["refund_amount"]) == _c(late["reservation"]["total"]) - _c(
         late["cancellation_fee"])
-    fails(rt, "get_hotel", {"hotel_id": "pl_0043", "check_in": "2026-07-13",
+    fails(rt, "get_hotel", {"hotel_id": inn, "check_in": "2026-07-13",
                              "check_out": "2026-07-10"}, "must be after check_in")
 
 
@@ -257,13 +338,14 @@ def test_hotels_are_the_worlds_hotel_places():
         assert len(hotels) >= 20
         assert ok(rt, "search_hotels", {})["total"] == len(hotels)
         for p in hotels:
-            h = ok(rt, "get_hotel", {"hotel_id": p.id})
+            place_id = ids.opaque(seed, p.id)  # the world place's sealed id, as on maps
+            h = ok(rt, "get_hotel", {"hotel_id": place_id})
             assert (h["place_id"], h["name"], h["city"], h["address"]) == (
-                p.id, p.name, p.city, p.address)
+                place_id, p.name, p.city, p.address)
             by_name = ok(rt, "search_hotels", {"query": p.name, "city": p.city})["hotels"]
-            assert p.id in [x["hotel_id"] for x in by_name]
-            by_id = ok(rt, "search_hotels", {"query": p.id})["hotels"]
-            assert [x["place_id"] for x in by_id] == [p.id]
+            assert place_id in [x["hotel_id"] for x in by_name]
+            by_id = ok(rt, "search_hotels", {"query": place_id})["hotels"]
+            assert [x["place_id"] for x in by_id] == [place_id]
         codes = {a["code"] for a in ok(rt, "list_airports", {})["airports"]}
         assert codes == {c.airport for c in world.cities}
 
@@ -279,10 +361,12 @@ def test_a_hotel_found_on_maps_books_here_by_its_place_id():
     assert [h["place_id"] for h in hits] == [place["place_id"]]
     res = ok(travel, "book_hotel", {"hotel_id": place["place_id"], "room_type": "suite",
                                      "check_in": "2026-09-01", "check_out": "2026-09-03",
-                                     "guests": 2, "payment_method_id": "pm_0001"})
+                                     "guests": 2,
+                                     "payment_method_id": _pm(travel, "Visa credit card")})
     assert (res["place_id"], res["hotel_name"], res["city"]) == (
         place["place_id"], place["name"], place["city"])
-    fails(travel, "get_hotel", {"hotel_id": "pl_0001"}, "a hotel's id is its maps place id")
+    cafe = ok(maps, "search_places", {"kind": "cafe", "city": "Tokyo"})["places"][0]
+    fails(travel, "get_hotel", {"hotel_id": cafe["place_id"]}, "a hotel's id is its maps place id")
 
 
 # ------------------------------------------------------------------ exact money
@@ -301,7 +385,15 @@ def test_a_jpy_world_fares_and_rates_are_whole_yen():
           "max_nightly_rate 9999.5 has more decimals than JPY allows (0)")
 
 
+def _method(s, label: str) -> str:
+    return next(m["payment_method_id"] for m in s["payment_methods"].rows()
+                if m["label"] == label)
+
+
 def _makers() -> dict:
+    def voucher_or_visa(rng, s):
+        return rng.choice([_method(s, "Travel voucher"), _method(s, "Visa credit card")])
+
     def booking(rng, s):
         return rng.choice(s["bookings"].ids())
 
@@ -310,13 +402,13 @@ def _makers() -> dict:
         day = 10 + rng.randint(0, 15)
         return {"hotel_id": h["hotel_id"], "room_type": rng.choice(["standard", "deluxe"]),
                 "check_in": f"2026-07-{day:02d}", "check_out": f"2026-07-{day + 2:02d}",
-                "payment_method_id": rng.choice(["pm_0004", "pm_0001"])}
+                "payment_method_id": voucher_or_visa(rng, s)}
 
     return {
         "add_baggage": lambda rng, s: {"booking_id": booking(rng, s), "bags": 1,
-                                       "payment_method_id": rng.choice(["pm_0004", "pm_0001"])},
+                                       "payment_method_id": voucher_or_visa(rng, s)},
         "purchase_travel_insurance": lambda rng, s: {
-            "booking_id": booking(rng, s), "payment_method_id": "pm_0004"},
+            "booking_id": booking(rng, s), "payment_method_id": _method(s, "Travel voucher")},
         "cancel_booking": lambda rng, s: {"booking_id": booking(rng, s), "reason": "other"},
         "book_hotel": hotel,
         "cancel_hotel_reservation": lambda rng, s: {
@@ -328,7 +420,8 @@ def _makers() -> dict:
 def test_voucher_reconciles_with_charges_after_1000_random_operations(seed):
     rt = Runtime(DOMAIN, default_seed=seed)
     s = rt.session(None).state
-    opening = s["payment_methods"].get("pm_0004")["balance"]
+    voucher = _method(s, "Travel voucher")
+    opening = s["payment_methods"].get(voucher)["balance"]
     before = {b["booking_id"]: len(b["charges"]) for b in s["bookings"].rows()}
     hotels_before = {r["reservation_id"]: r["status"] for r in s["hotel_reservations"].rows()}
     done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
@@ -336,13 +429,18 @@ def test_voucher_reconciles_with_charges_after_1000_random_operations(seed):
     moved = 0  # what the voucher paid (+) or got back (-) in this session
     for b in s["bookings"].rows():
         moved += sum(c["amount"] for c in b["charges"][before.get(b["booking_id"], 0):]
-                     if c["payment_method_id"] == "pm_0004")
+                     if c["payment_method_id"] == voucher)
         assert sum(c["amount"] for c in b["charges"]) >= 0
     for r in s["hotel_reservations"].rows():
-        if r["payment_method_id"] != "pm_0004":
+        if r["payment_method_id"] != voucher:
             continue
         if r["reservation_id"] not in hotels_before:
             moved += r["total"]
         if r["status"] == "cancelled" and hotels_before.get(r["reservation_id"]) != "cancelled":
             moved -= r["refund_amount"]
-    assert s["payment_methods"].get("pm_0004")["balance"] == opening - moved >= 0
+    assert s["payment_methods"].get(voucher)["balance"] == opening - moved >= 0
+
+
+def test_world_varies_by_seed():
+    # flights and hotels are the world's schedule and places; the user's trips vary per seed
+    assert_world_varies("travel_booking", {"bookings": "status", "hotel_reservations": "status"})
