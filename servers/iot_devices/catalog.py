@@ -224,10 +224,10 @@ GROUPS = [
     ("Studio Essentials", 2, ("Studio Ceiling Light", "Studio Bathroom Light", "Kettle Plug")),
 ]
 
-# member roles per home: (role, how many world people)
-MEMBER_PLAN = [(("admin", 1), ("member", 2), ("guest", 1)),
-               (("admin", 1), ("guest", 1)),
-               (("guest", 2),)]
+# member roles per home: (role, (fewest, most) world people in it)
+MEMBER_PLAN = [(("admin", (1, 1)), ("member", (1, 3)), ("guest", (0, 2))),
+               (("admin", (1, 1)), ("guest", (0, 2))),
+               (("guest", (1, 3)),)]
 
 LOCK_CODE_NAMES = ["Family", "Cleaner", "Dog walker", "Babysitter", "Guest June", "Plumber",
                    "Neighbour", "Handyman"]

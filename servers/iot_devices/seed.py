@@ -27,6 +27,18 @@ from servers.iot_devices.logic import TODAY, bump_version, describe, hvac, meter
 
 ENERGY_DAYS = 30  # daily history kept per metered device, ending yesterday
 LOW_BATTERY = {(0, "Bedroom Blackout Blind"): 11, (2, "Studio Smoke Alarm"): 8}
+MISSING = 0.25  # chance a household never installed an optional device
+DROPPED_OFF = 0.1  # chance an optional device that is installed has gone offline
+# devices every household has, whatever the seed: those the automations, groups, and the
+# leak and offline stories name, and the ones a first-time user is walked through
+ESSENTIAL = {(0, "Living Room Blinds"), (0, "Living Room Thermostat"),
+             (0, "Garage Side Door"), (0, "Bedroom Radiator"), (1, "Bathroom Leak Sensor")}
+OPTIONAL_SCENE = 0.25  # chance a scene no automation runs was never set up
+ESSENTIAL_SCENES = {(0, "Leaving Home"), (0, "Welcome Home"), (0, "Movie Night")}
+# how many of the usual automations a household may never have set up: at most so many that
+# list_automations still spans more than one page
+MOST_SKIPPED = 4
+TOGGLED_AUTOMATION = 0.15  # chance one is switched the other way from its usual setting
 TRACKS = ["Kind of Blue - Miles Davis", "Morning Jazz playlist", "BBC World Service",
           "Lo-fi Beats", "Abbey Road - The Beatles", "Daily News Podcast", "Rain Sounds"]
 
@@ -134,21 +146,23 @@ def _homes(s: State, world: World, rng: random.Random) -> list[Row]:
 
 
 def _members(s: State, world: World, rng: random.Random, homes: list[Row]) -> None:
-    pool = rng.sample(list(world.people[1:]), 12)
+    pool = rng.sample(list(world.people[1:]), sum(most for plan in MEMBER_PLAN
+                                                  for _, (_, most) in plan))
     rows, k = [], 0
     for home, plan in zip(homes, MEMBER_PLAN, strict=True):
         k += 1
         rows.append({"member_id": f"mem_{k:03d}", "home_id": home["home_id"],
                      "person_id": world.user.id, "name": world.user.name,
                      "email": world.user.email, "role": "owner", "status": "active"})
-        for role, count in plan:
-            for _ in range(count):
+        for role, (least, most) in plan:
+            for _ in range(rng.randint(least, most)):
                 k += 1
                 person = pool.pop()
+                invited = role == "guest" and rng.random() < 0.5  # not yet accepted
                 rows.append({"member_id": f"mem_{k:03d}", "home_id": home["home_id"],
                              "person_id": person.id, "name": person.name,
                              "email": person.email, "role": role,
-                             "status": "invited" if role == "guest" and k % 2 else "active"})
+                             "status": "invited" if invited else "active"})
     s.table("members", key="member_id", kind="household member",
             hint="use list_homes to see each home's members").load(rows)
 
@@ -168,6 +182,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     _members(s, world, rng, homes)
     rooms, devices, energy = [], [], []
     by_name: dict[tuple[int, str], Row] = {}
+    essential = _essential_devices()
     for h, (_, _, layout) in enumerate(HOMES):
         home_id = homes[h]["home_id"]
         for room_name, floor, items in layout:
@@ -175,8 +190,13 @@ def build(s: State, world: World, rng: random.Random) -> None:
             rooms.append({"room_id": room_id, "home_id": home_id, "name": room_name,
                           "floor": floor})
             for dev_name, key in items:
+                optional = (h, dev_name) not in essential
+                if optional and rng.random() < MISSING:
+                    continue
                 kind, _, _, latest, battery, info = MODELS[key]
                 offline_days = OFFLINE.get((h, dev_name))
+                if optional and rng.random() < DROPPED_OFF:
+                    offline_days = rng.randint(1, 7)
                 dev = {"device_id": f"dev_{len(devices) + 1:04d}", "home_id": home_id,
                        "room_id": room_id, "name": dev_name, "type": kind, "model_key": key,
                        "online": offline_days is None,
@@ -214,6 +234,14 @@ def build(s: State, world: World, rng: random.Random) -> None:
     scene_ids = _scenes(s, world, rng, homes, rooms, devices)
     _automations(s, world, rng, homes, by_name, scene_ids)
     _groups(s, world, rng, homes, by_name)
+
+
+def _essential_devices() -> set[tuple[int, str]]:
+    """(home index, device name) of the devices present at every seed."""
+    named = {(h, d) for _, h, _, _, _, sensor, _, device, _, _ in AUTOMATIONS
+             for d in (sensor, device) if d}
+    grouped = {(h, d) for _, h, members in GROUPS for d in members}
+    return ESSENTIAL | named | grouped | set(OFFLINE) | set(LOW_BATTERY)
 
 
 def _lock_codes(s: State, world: World, rng: random.Random, devices: list[Row]) -> None:
@@ -307,7 +335,10 @@ def scene_settings(mood: str, dev: Row) -> dict | None:
 def _scenes(s: State, world: World, rng: random.Random, homes: list[Row], rooms: list[Row],
             devices: list[Row]) -> dict[tuple[int, str], str]:
     rows, ids = [], {}
+    automated = {(h, scene) for _, h, _, _, _, _, scene, _, _, _ in AUTOMATIONS if scene}
     for name, h, mood, room_names in SCENES:
+        if (h, name) not in automated | ESSENTIAL_SCENES and rng.random() < OPTIONAL_SCENE:
+            continue
         home_id = homes[h]["home_id"]
         room_ids = [r["room_id"] for r in rooms if r["home_id"] == home_id
                     and (room_names is None or r["name"] in room_names)]
@@ -344,7 +375,12 @@ def _automations(s: State, world: World, rng: random.Random, homes: list[Row],
                  by_name: dict[tuple[int, str], Row],
                  scene_ids: dict[tuple[int, str], str]) -> None:
     rows = []
-    for name, h, trigger, time, days, sensor, scene, device, command, enabled in AUTOMATIONS:
+    skipped = set(rng.sample(range(len(AUTOMATIONS)), rng.randint(0, MOST_SKIPPED)))
+    for k, (name, h, trigger, time, days, sensor, scene, device, command, usual) in enumerate(
+            AUTOMATIONS):
+        if k in skipped:
+            continue
+        enabled = usual != (rng.random() < TOGGLED_AUTOMATION)
         row = {"automation_id": f"aut_{len(rows) + 1:04d}", "home_id": homes[h]["home_id"],
                "name": name, "enabled": enabled, "trigger": trigger, "time": time,
                "days": list(days),

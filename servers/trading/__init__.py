@@ -129,7 +129,7 @@ def get_account_summary(s: State) -> Account:
     its cash transfers (deposits), most recent first."""
     held = [_held(s, r) for r in s["positions"].rows()]
     value, cash = sum(m["value"] for m in held), s.var("cash")
-    transfers = sorted(s["transfers"].rows(), key=lambda r: r["transfer_id"], reverse=True)
+    transfers = s["transfers"].rows()[::-1]  # ids are opaque: insertion order is time order
     return {"account_id": s.var("account_id"), "owner_name": s.var("owner_name"),
             "currency": money.currency_of(s), "cash": _out(s, cash),
             "buying_power": _out(s, _buying_power(s)), "positions_value": _out(s, value),
@@ -259,7 +259,8 @@ def list_orders(
     rows = [o for o in s["orders"].rows()
             if (status is None or o["status"] == status)
             and (sym is None or o["symbol"] == sym) and (side is None or o["side"] == side)]
-    rows.sort(key=lambda o: (o["created_at"], o["order_id"]), reverse=True)
+    # newest first; ties keep the newer insertion first (ids are opaque, not serial)
+    rows = sorted(rows[::-1], key=lambda o: o["created_at"], reverse=True)
     pg = paging.page(rows, limit, cursor, key="order_id")
     return {"orders": [_order(s, o) for o in pg.rows], "total": len(rows),
             "next_cursor": pg.next_cursor}
@@ -275,7 +276,7 @@ def list_trades(
     sym = _stock(s, symbol)["symbol"] if symbol is not None else None
     rows = [t for t in s["trades"].rows()
             if (sym is None or t["symbol"] == sym) and (side is None or t["side"] == side)]
-    rows.sort(key=lambda t: (t["executed_at"], t["trade_id"]), reverse=True)
+    rows = sorted(rows[::-1], key=lambda t: t["executed_at"], reverse=True)  # as list_orders
     pg = paging.page(rows, limit, cursor, key="trade_id")
     return {"trades": [_trade(s, t) for t in pg.rows], "total": len(rows),
             "next_cursor": pg.next_cursor}
@@ -335,11 +336,11 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("place_order", {"symbol": "KO", "side": "buy", "quantity": 10, "order_type": "limit",
                      "limit_price": 55.0, "time_in_force": "gtc"}),
     ("place_order", {"symbol": "XOM", "side": "sell", "quantity": 2}),
-    ("cancel_order", {"order_id": "ord_0043"}),
+    ("cancel_order", {"order_id": "ord_0060"}),
     ("list_orders", {"symbol": "XOM", "side": "sell", "limit": 5}),
     ("list_trades", {"symbol": "XOM"}),
     ("get_watchlists", {}),
     ("get_watchlists", {"watchlist_id": "wl_002"}),
     ("add_to_watchlist", {"symbol": "TSLA", "watchlist_id": "wl_002"}),
-    ("remove_from_watchlist", {"symbol": "SENE"}),
+    ("remove_from_watchlist", {"symbol": "HCAP"}),
 ]

@@ -110,11 +110,12 @@ def _watchlist(s: State, row: Row) -> Watchlist:
 
 
 def _default_watchlist(s: State, watchlist_id: str | None) -> Row:
-    return s["watchlists"].get(watchlist_id or "wl_001")
+    # the 'Main' list's id is sealed with the world, so it is kept in a var
+    return s["watchlists"].get(watchlist_id or s.var("default_watchlist"))
 
 
 Symbol = Annotated[str, Arg("Ticker symbol, e.g. 'AAPL' (from search_symbols)", min_length=1,
                             max_length=10)]
 Limit = Annotated[int, Arg("Most recent first, at most this many", minimum=1, maximum=100)]
 WatchlistId = Annotated[str | None, Arg(
-    "Watchlist id, e.g. 'wl_r28h92' (from get_watchlists; default: the 'Main' list wl_001)")]
+    "Watchlist id, e.g. 'wl_r28h92' (from get_watchlists; default: the 'Main' list)")]

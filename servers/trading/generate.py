@@ -8,7 +8,7 @@ import re
 from zoneinfo import ZoneInfo
 
 from servers.core import clock, money
-from servers.core.state import Row, State
+from servers.core.state import Row, State, Table
 from servers.core.world import World
 
 # symbol, company, exchange, sector, typical price
@@ -30,6 +30,9 @@ LARGE_CAPS = [
     ("DIS", "The Walt Disney Company", "NYSE", "Communication Services", 104.0),
     ("BA", "The Boeing Company", "NYSE", "Industrials", 178.0),
 ]
+ALWAYS_LISTED = {"KO", "JNJ", "XOM", "JPM", "WMT", "V", "NFLX", "TSLA"}  # the Dividend list's
+EXTRA_WATCHLISTS = [("Energy", "Energy"), ("Healthcare", "Health Care"),
+                    ("Banks", "Financials"), ("Consumer brands", "Consumer Staples")]
 SECTOR_OF_INDUSTRY = {
     "data": "Technology", "software": "Technology", "transport": "Industrials",
     "manufacturing": "Industrials", "food": "Consumer Staples", "healthcare": "Health Care",
@@ -75,6 +78,58 @@ def _quote_row(rng: random.Random, cur: str, symbol: str, name: str, exchange: s
             "day_low": low, "volume": rng.randint(200_000, 60_000_000)}
 
 
+def _listed_large_caps(rng: random.Random) -> list[tuple]:
+    """The large caps this world lists: the technology names (a seed's universe may hold few
+    other technology stocks) and the well-known ones always; each other one most of the time."""
+    return [c for c in LARGE_CAPS
+            if c[0] in ALWAYS_LISTED or c[3] == "Technology" or rng.random() < 0.6]
+
+
+def _past_events(rng: random.Random, stocks: Table, symbols: list[str], held: list[str]
+                 ) -> list[tuple[int, Row]]:
+    """Past activity as (days ago, order fields): buys building the held positions, some
+    partial profit-taking, closed round trips, cancelled and still open limit orders; how many
+    of each varies by seed."""
+    events: list[tuple[int, Row]] = []
+    for sym in held:
+        price = stocks.get(sym)["price"]
+        for _ in range(rng.randint(2, 3)):  # with the sales, always over a page of trades
+            events.append((rng.randint(20, 250), {
+                "symbol": sym, "side": "buy", "quantity": rng.choice([2, 5, 5, 10, 10, 15, 20]),
+                "fill": money.times(price, rng.uniform(0.72, 1.12)), "status": "filled"}))
+    trimmed = rng.randint(2, 5)
+    for sym in held[:trimmed]:  # partial profit-taking
+        events.append((rng.randint(2, 15), {"symbol": sym, "side": "sell", "quantity": 1,
+                                            "fill": money.times(stocks.get(sym)["price"],
+                                                                rng.uniform(0.95, 1.05)),
+                                            "status": "filled"}))
+    others = [x for x in symbols if x not in held]
+    for sym in rng.sample(others, rng.randint(3, 6)):  # closed round trips
+        price, qty = stocks.get(sym)["price"], rng.choice([5, 10, 20])
+        days = rng.randint(60, 200)
+        events.append((days, {"symbol": sym, "side": "buy", "quantity": qty, "status": "filled",
+                              "fill": money.times(price, rng.uniform(0.8, 1.0))}))
+        events.append((days - rng.randint(10, 50), {
+            "symbol": sym, "side": "sell", "quantity": qty, "status": "filled",
+            "fill": money.times(price, rng.uniform(0.9, 1.15))}))
+    for sym in rng.sample(symbols, rng.randint(2, 7)):
+        price = stocks.get(sym)["price"]
+        events.append((rng.randint(5, 120), {
+            "symbol": sym, "side": "buy", "quantity": rng.choice([5, 10, 25]),
+            "limit": money.times(price, rng.uniform(0.8, 0.95)), "status": "cancelled"}))
+    # open sells rest on untrimmed positions, so every share they reserve is held
+    open_sells = held[trimmed:trimmed + rng.randint(1, 3)]
+    open_buys = rng.sample(symbols, rng.randint(1, 4))
+    for sym, buy in [(x, True) for x in open_buys] + [(x, False) for x in open_sells]:
+        price = stocks.get(sym)["price"]
+        events.append((rng.randint(1, 6), {
+            "symbol": sym, "side": "buy" if buy else "sell",
+            "quantity": rng.choice([2, 3, 5] if buy else [1, 2]),
+            "limit": money.times(price, rng.uniform(0.85, 0.97) if buy
+                                 else rng.uniform(1.04, 1.2)), "status": "open"}))
+    return events
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     s.set_var("account_id", f"U{rng.randint(1000000, 9999999)}")
     s.set_var("owner_name", world.user.name)
@@ -82,7 +137,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     money.remember_currency(s, cur)
     stocks = s.table("stocks", key="symbol", kind="symbol",
                      hint="use search_symbols to look up a ticker by company name")
-    rows = [_quote_row(rng, cur, *c) for c in LARGE_CAPS]
+    rows = [_quote_row(rng, cur, *c) for c in _listed_large_caps(rng)]
     taken = {c[0] for c in LARGE_CAPS}
     for company in world.companies:
         ticker = _ticker(company.name, taken)
@@ -92,42 +147,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                                round(rng.uniform(8, 320), 2)))
     stocks.load(rows)
     symbols = sorted(r["symbol"] for r in rows)
-
-    # Past activity as events (days ago, order fields); ids are given in time order.
-    events: list[tuple[int, Row]] = []
-    held = rng.sample(symbols, 13)
-    for sym in held:
-        price = stocks.get(sym)["price"]
-        for _ in range(rng.randint(1, 3)):
-            events.append((rng.randint(20, 250), {
-                "symbol": sym, "side": "buy", "quantity": rng.choice([2, 5, 5, 10, 10, 15, 20]),
-                "fill": money.times(price, rng.uniform(0.72, 1.12)), "status": "filled"}))
-    for sym in held[:4]:  # partial profit-taking
-        events.append((rng.randint(2, 15), {"symbol": sym, "side": "sell", "quantity": 1,
-                                            "fill": money.times(stocks.get(sym)["price"],
-                                                                rng.uniform(0.95, 1.05)),
-                                            "status": "filled"}))
-    for sym in rng.sample([x for x in symbols if x not in held], 3):  # closed round trips
-        price, qty = stocks.get(sym)["price"], rng.choice([5, 10, 20])
-        days = rng.randint(60, 200)
-        events.append((days, {"symbol": sym, "side": "buy", "quantity": qty, "status": "filled",
-                              "fill": money.times(price, rng.uniform(0.8, 1.0))}))
-        events.append((days - rng.randint(10, 50), {
-            "symbol": sym, "side": "sell", "quantity": qty, "status": "filled",
-            "fill": money.times(price, rng.uniform(0.9, 1.15))}))
-    for sym in rng.sample(symbols, 4):
-        price = stocks.get(sym)["price"]
-        events.append((rng.randint(5, 120), {
-            "symbol": sym, "side": "buy", "quantity": rng.choice([5, 10, 25]),
-            "limit": money.times(price, rng.uniform(0.8, 0.95)), "status": "cancelled"}))
-    for i, sym in enumerate(rng.sample(symbols, 3) + held[4:6]):
-        price = stocks.get(sym)["price"]
-        buy = i < 3
-        events.append((rng.randint(1, 6), {
-            "symbol": sym, "side": "buy" if buy else "sell",
-            "quantity": rng.choice([2, 3, 5] if buy else [1, 2]),
-            "limit": money.times(price, rng.uniform(0.85, 0.97) if buy
-                                 else rng.uniform(1.04, 1.2)), "status": "open"}))
+    held = rng.sample(symbols, rng.randint(10, 16))
+    events = _past_events(rng, stocks, symbols, held)
     stamped = sorted(((_market_time(d, rng, world.tz), e) for d, e in events),
                      key=lambda x: x[0])
 
@@ -163,13 +184,16 @@ def build(s: State, world: World, rng: random.Random) -> None:
     tech = [x for x in symbols if stocks.get(x)["sector"] == "Technology"]
     # at most as many as there are: a seed's listed universe can hold fewer than 4 technology
     # stocks (seed 928608938 has 3 and crashed here); the same draws wherever enough exist
-    watchlists.load([
-        {"watchlist_id": "wl_001", "name": "Main",
-         "symbols": sorted(rng.sample(others, min(6, len(others))))},
-        {"watchlist_id": "wl_002", "name": "Tech ideas",
-         "symbols": sorted(rng.sample(tech, min(4, len(tech))))},
-        {"watchlist_id": "wl_003", "name": "Dividend", "symbols": sorted(
-            rng.sample(["KO", "JNJ", "XOM", "JPM", "WMT", "V"], 3))}])
+    lists = [("Main", sorted(rng.sample(others, min(6, len(others))))),
+             ("Tech ideas", sorted(rng.sample(tech, min(4, len(tech))))),
+             ("Dividend", sorted(rng.sample(["KO", "JNJ", "XOM", "JPM", "WMT", "V"], 3)))]
+    for name, sector in EXTRA_WATCHLISTS:  # lists some accounts keep and others don't
+        pool = [x for x in symbols if stocks.get(x)["sector"] == sector]
+        if pool and rng.random() < 0.5:
+            lists.append((name, sorted(rng.sample(pool, min(rng.randint(2, 5), len(pool))))))
+    watchlists.load([{"watchlist_id": f"wl_{i + 1:03d}", "name": name, "symbols": syms}
+                     for i, (name, syms) in enumerate(lists)])
+    s.set_var("default_watchlist", "wl_001")  # 'Main', sealed with the world
     # cash moved into the account in the session (deposit_funds); none at generation
     s.table("transfers", key="transfer_id", kind="cash transfer",
             hint="get_account_summary lists the account's transfers")

@@ -17,6 +17,7 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("list_vehicles", {"driver": "me"}),
     ("get_vehicle_status", {"vehicle_id": "veh_001"}),
     ("set_door_locks", {"vehicle_id": "veh_001", "action": "lock"}),
+    ("set_door_locks", {"vehicle_id": "veh_002", "action": "lock"}),  # remote start needs it
     ("start_engine", {"vehicle_id": "veh_002", "run_minutes": 10}),
     ("set_climate", {"vehicle_id": "veh_002", "temperature": 21.5, "fan_speed": 3,
                      "mode": "heat"}),
@@ -25,19 +26,19 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("stop_engine", {"vehicle_id": "veh_002"}),
     ("set_windows", {"vehicle_id": "veh_001", "open_pct": 10,
                      "windows": ["driver", "passenger"]}),
-    ("set_charge_limit", {"vehicle_id": "veh_003", "limit_pct": 80}),
-    ("stop_charging", {"vehicle_id": "veh_003"}),
-    ("start_charging", {"vehicle_id": "veh_003"}),
+    ("set_charge_limit", {"vehicle_id": "veh_012", "limit_pct": 80}),
+    ("start_charging", {"vehicle_id": "veh_012"}),
+    ("stop_charging", {"vehicle_id": "veh_012"}),
     ("get_diagnostics", {"vehicle_id": "veh_007"}),
     ("search_destinations", {"query": "grill", "city": "Berlin", "vehicle_id": "veh_001"}),
     ("set_navigation", {"vehicle_id": "veh_001", "place_id": "pl_0015"}),
     ("list_trips", {"vehicle_id": "veh_001", "limit": 5}),
     ("list_service_centers", {"city": "Berlin", "vehicle_id": "veh_001"}),
-    ("book_service_appointment", {"vehicle_id": "veh_001", "center_id": "svc_004",
+    ("book_service_appointment", {"vehicle_id": "veh_001", "center_id": "svc_005",
                                   "service_type": "tire_service", "date": "2026-06-23",
                                   "time": "10:00", "notes": "front left tire loses air"}),
     ("list_service_appointments", {"vehicle_id": "veh_001", "status": "scheduled"}),
-    ("cancel_service_appointment", {"appointment_id": "apt_0021"}),
+    ("cancel_service_appointment", {"appointment_id": "apt_0025"}),
 ]
 
 __all__ = ["DOMAIN", "EXAMPLES"]

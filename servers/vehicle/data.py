@@ -109,9 +109,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
     city_of = {c.name: c for c in world.cities}
     vehicles = s.table("vehicles", key="vehicle_id", kind="vehicle",
                        hint="use list_vehicles to see vehicle ids")
-    drivers = [world.user, world.user, *world.people[1:19]]
-    models = [MODELS[0], MODELS[6], *(rng.choice(MODELS) for _ in range(18))]
-    driving = set(rng.sample(range(4, 20), 3))  # company cars out on the road right now
+    # the user drives a Tesla and a Corolla; the fleet's size varies by seed
+    company = rng.randint(12, 22)
+    drivers = [world.user, world.user, *world.people[1:1 + company]]
+    models = [MODELS[0], MODELS[6], *(rng.choice(MODELS) for _ in range(company))]
+    driving = set(rng.sample(range(2, len(drivers)), rng.randint(1, 5)))  # out on the road
     rows = []
     for i, (person, m) in enumerate(zip(drivers, models, strict=True)):
         make, model, power, tank, kwh, l100, kwh100, heated, kpa = m
@@ -173,19 +175,14 @@ def build(s: State, world: World, rng: random.Random) -> None:
         brands = DEALER_BRANDS[k % len(DEALER_BRANDS)]
         phone = locales.phone(city.name, rng.randint(100, 999) * 10_000 + rng.randint(1000, 9999))
         base = {"city": city.name, "phone": phone, "hours": "Mon-Fri 08:00-18:00, Sat 09:00-14:00"}
-        c_rows.append({**base, "center_id": f"svc_{2 * k + 1:03d}",
+        c_rows.append({**base, "center_id": f"svc_{len(c_rows) + 1:03d}",
                        "name": f"{brands[0]} Service {city.name}", "kind": "dealer",
                        "brands": list(brands), "services": list(SERVICES),
                        "address": f"{rng.randint(1, 240)} {rng.choice(STREETS)}, {city.name}",
                        "rating": round(rng.uniform(3.6, 4.9), 1)})
-        ev = rng.random() < 0.5
-        c_rows.append({**base, "center_id": f"svc_{2 * k + 2:03d}",
-                       "name": rng.choice(GARAGE_NAMES).format(a=rng.choice(ADJ)),
-                       "kind": "independent", "brands": [],  # every make
-                       "services": [x for x in SERVICES if x != "software_update"
-                                    and (ev or x != "ev_battery_check")],
-                       "address": f"{rng.randint(1, 240)} {rng.choice(STREETS)}, {city.name}",
-                       "rating": round(rng.uniform(3.2, 4.8), 1)})
+        # every city has an independent garage; some have a second one
+        for _ in range(1 if rng.random() < 0.6 else 2):
+            c_rows.append(_independent(rng, base, f"svc_{len(c_rows) + 1:03d}", city.name))
     centers.load(c_rows)
 
     trips = s.table("trips", key="trip_id", kind="trip", hint="use list_trips to see trip ids")
@@ -193,7 +190,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     t_rows, n = [], 0
     for v in rows:
         spots = places_in[v["home_city"]]
-        for day in sorted(rng.sample(range(1, 40), 4), reverse=True):
+        for day in sorted(rng.sample(range(1, 40), rng.randint(2, 6)), reverse=True):
             n += 1
             a, b = rng.sample(spots, 2)
             km = road_km(haversine_km(a.lat, a.lon, b.lat, b.lon))
@@ -215,11 +212,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
     appts = s.table("appointments", key="appointment_id", kind="service appointment",
                     hint="use list_service_appointments to see appointment ids")
     a_rows = []
-    plan = ([("completed", -d) for d in (120, 95, 80, 66, 51, 40, 33, 27, 19, 12, 8, 5, 3, 2)]
-            + [("cancelled", -20), ("cancelled", 9)]
-            + [("scheduled", d) for d in (1, 3, 6, 9, 14, 22, 30, 45)])
-    for j, (status, offset) in enumerate(plan):
-        v = rows[j % len(rows)]
+    for j, (status, offset) in enumerate(_appointment_plan(rng)):
+        # tomorrow's visit is the user's car in their own city, in the morning: less than a
+        # day away on every world's clock, so too close to cancel
+        tomorrow = status == "scheduled" and offset == 1
+        v = rows[0] if tomorrow else rows[j % len(rows)]
         options = [c for c in c_rows if c["city"] == v["home_city"]
                    and (not c["brands"] or v["make"] in c["brands"])]
         center = rng.choice(options)
@@ -230,11 +227,35 @@ def build(s: State, world: World, rng: random.Random) -> None:
         a_rows.append({"appointment_id": f"apt_{j + 1:04d}", "vehicle_id": v["vehicle_id"],
                        "center_id": center["center_id"], "service_type": rng.choice(fits),
                        "date": day.isoformat(),
-                       "time": f"{rng.randint(8, 15):02d}:{rng.choice(['00', '30'])}",
+                       "time": f"{rng.randint(8, 10 if tomorrow else 15):02d}:"
+                               f"{rng.choice(['00', '30'])}",
                        "status": status, "notes": "",
                        "created_at": days_ago(world, max(1, -offset + 7), rng)})
     appts.load(a_rows)
     s.set_var("__seq_apt", len(a_rows))
+
+
+def _independent(rng: random.Random, base: dict, center_id: str, city: str) -> dict:
+    """An independent garage: services every make; only some check EV batteries."""
+    ev = rng.random() < 0.5
+    return {**base, "center_id": center_id,
+            "name": rng.choice(GARAGE_NAMES).format(a=rng.choice(ADJ)),
+            "kind": "independent", "brands": [],  # every make
+            "services": [x for x in SERVICES if x != "software_update"
+                         and (ev or x != "ev_battery_check")],
+            "address": f"{rng.randint(1, 240)} {rng.choice(STREETS)}, {city}",
+            "rating": round(rng.uniform(3.2, 4.8), 1)}
+
+
+def _appointment_plan(rng: random.Random) -> list[tuple[str, int]]:
+    """(status, days from today) of the seeded appointments, oldest first: past visits, a
+    cancelled one behind and some ahead, and upcoming ones, always one of them tomorrow (a
+    visit too close to cancel); over a page of them at every seed."""
+    done = sorted(rng.sample(range(2, 130), rng.randint(11, 16)), reverse=True)
+    cancelled = [-rng.randint(10, 40), *rng.sample(range(4, 20), rng.randint(1, 3))]
+    ahead = [1, *sorted(rng.sample(range(2, 46), rng.randint(7, 9)))]
+    return ([("completed", -d) for d in done] + [("cancelled", d) for d in cancelled]
+            + [("scheduled", d) for d in ahead])
 
 
 def service_problem(v: dict, center: dict, service: str) -> str | None:

@@ -88,15 +88,15 @@ def test_marketable_limit_fills_at_the_quote_not_the_limit(rt):
 
 
 def test_open_sell_orders_reserve_shares(rt):
-    open_sells = ok(rt, "list_orders", status="open", side="sell")["orders"]
-    order = next(o for o in open_sells if o["symbol"] == "HTEX")
-    held = position(rt, "HTEX")["quantity"]
+    order = ok(rt, "list_orders", status="open", side="sell")["orders"][0]
+    symbol = order["symbol"]
+    held = position(rt, symbol)["quantity"]
     state = digest(rt)
-    out = rt.call("place_order", {"symbol": "HTEX", "side": "sell", "quantity": held})
+    out = rt.call("place_order", {"symbol": symbol, "side": "sell", "quantity": held})
     assert not out.ok and f"at most {held - order['quantity']}" in out.error
     assert digest(rt) == state
     ok(rt, "cancel_order", order_id=order["order_id"])
-    ok(rt, "place_order", symbol="HTEX", side="sell", quantity=held)
+    ok(rt, "place_order", symbol=symbol, side="sell", quantity=held)
 
 
 @pytest.mark.parametrize(("args", "needle"), [
@@ -119,14 +119,16 @@ def test_invalid_orders_fail_with_a_reason_and_change_nothing(rt, args, needle):
 
 
 def test_watchlist_add_and_remove(rt):
+    main = common.row_where(rt, "watchlists", name="Main")["watchlist_id"]
+    dividend = common.row_where(rt, "watchlists", name="Dividend")["watchlist_id"]
     wl = ok(rt, "add_to_watchlist", symbol="nflx")
-    assert wl["watchlist_id"] == "wl_001" and "NFLX" in [x["symbol"] for x in wl["symbols"]]
+    assert wl["watchlist_id"] == main and "NFLX" in [x["symbol"] for x in wl["symbols"]]
     dup = rt.call("add_to_watchlist", {"symbol": "NFLX"})
     assert not dup.ok and "already on watchlist" in dup.error
     wl = ok(rt, "remove_from_watchlist", symbol="NFLX")
     assert "NFLX" not in [x["symbol"] for x in wl["symbols"]]
-    gone = rt.call("remove_from_watchlist", {"symbol": "NFLX", "watchlist_id": "wl_003"})
-    assert not gone.ok and "is not on watchlist wl_003" in gone.error
+    gone = rt.call("remove_from_watchlist", {"symbol": "NFLX", "watchlist_id": dividend})
+    assert not gone.ok and f"is not on watchlist {dividend}" in gone.error
 
 
 def test_search_filters_by_sector_and_price(rt):
@@ -281,6 +283,11 @@ def test_a_deposit_lets_a_buy_through_that_buying_power_refused(rt):
     assert digest(rt) == before
     ok(rt, "deposit_funds", amount=float(_dec(price) * 2))
     assert ok(rt, "place_order", symbol="AAPL", side="buy", quantity=shares)["trade"]
+
+
+def test_world_varies_by_seed():
+    common.assert_world_varies("trading", {"orders": "status", "trades": None,
+                                           "positions": None, "stocks": None})
 
 
 def test_a_world_with_few_technology_stocks_still_builds():
