@@ -31,18 +31,18 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("create_listing", {"title": "Bosch cordless drill", "description": "18V, two batteries "
                         "and a charger. Pick-up in Kreuzberg.", "category": "home",
                         "condition": "good", "price": 60}),
-    ("update_listing", {"listing_id": "lst_0018", "price": 115}),
+    ("update_listing", {"listing_id": "lst_0014", "price": 380}),
     ("list_offers", {"direction": "received", "status": "pending"}),
     ("respond_to_offer", {"offer_id": "off_0016", "action": "accept"}),
-    ("make_offer", {"listing_id": "lst_0033", "amount": 1100,
+    ("make_offer", {"listing_id": "lst_0044", "amount": 900,
                     "message": "Could pick it up on Saturday."}),
-    ("send_message", {"listing_id": "lst_0033", "text": "Hi! Does the watch come with its "
+    ("send_message", {"listing_id": "lst_0044", "text": "Hi! Does the watch come with its "
                       "papers?"}),
-    ("send_message", {"conversation_id": "conv_0016", "text": "Yes, still available."}),
+    ("send_message", {"conversation_id": "conv_0020", "text": "Yes, still available."}),
     ("list_conversations", {"unread_only": True}),
-    ("list_conversations", {"listing_id": "lst_0018"}),
-    ("remove_listing", {"listing_id": "lst_0032"}),
-    ("leave_review", {"seller_id": "p_022", "rating": 4, "listing_id": "lst_0014",
-                      "comment": "Stroller as described, friendly hand-over."}),
-    ("list_offers", {"listing_id": "lst_0018"}),
+    ("list_conversations", {"listing_id": "lst_0014"}),
+    ("remove_listing", {"listing_id": "lst_0029"}),
+    ("leave_review", {"seller_id": "p_011", "rating": 4, "listing_id": "lst_0015",
+                      "comment": "Coat as described, friendly hand-over."}),
+    ("list_offers", {"listing_id": "lst_0014"}),
 ]

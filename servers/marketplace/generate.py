@@ -70,7 +70,6 @@ CATALOG = [
     ("Polaroid SX-70 camera", "collectibles", 210, "Tested with new film, works well."),
 ]
 CONDITIONS = ["new", "like_new", "like_new", "good", "good", "good", "fair"]
-N_USER = 6  # listings the user sells
 
 ASK = ["Hi! Is the {title} still available?", "Hello, could I see the {title} this week?",
        "Hi, does the {title} have any damage not in the photos?",
@@ -129,11 +128,12 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.table("messages", key="message_id", kind="message")
     reviews = s.table("reviews", key="review_id", kind="review")
 
-    items = rng.sample(CATALOG, len(CATALOG))
+    items = rng.sample(CATALOG, rng.randint(36, len(CATALOG)))  # what is for sale this seed
     ages = sorted((rng.randint(1, 75) for _ in items), reverse=True)  # ids in time order
+    n_user = rng.randint(5, 7)  # listings the user sells
     rows = []
     for i, ((title, category, base, desc), age) in enumerate(zip(items, ages, strict=True)):
-        seller = world.user if i % 7 == 3 and sum(r["seller_id"] == user for r in rows) < N_USER \
+        seller = world.user if i % 5 == 3 and sum(r["seller_id"] == user for r in rows) < n_user \
             else rng.choice(people)
         when = days_ago(world, age, rng)
         rows.append({"listing_id": f"lst_{i + 1:04d}", "title": title, "description": desc,
@@ -153,8 +153,16 @@ def build(s: State, world: World, rng: random.Random) -> None:
     theirs = [r for r in rows if r["seller_id"] != user]  # oldest first
     older = theirs[:20]
     rng.shuffle(older)
-    bought, sold_elsewhere, gone = older[:3], older[3:6], older[6:8]
-    open_for_user = older[8:] + theirs[20:]
+    n_bought, n_sold, n_gone = rng.randint(3, 5), rng.randint(2, 5), rng.randint(1, 3)
+    bought = older[:n_bought]
+    sold_elsewhere = older[n_bought:n_bought + n_sold]
+    gone = older[n_bought + n_sold:n_bought + n_sold + n_gone]
+    open_for_user = older[n_bought + n_sold + n_gone:] + theirs[20:]
+    # a repeat seller: the user bought twice from the seller of their latest purchase
+    repeat = sellers.get(bought[-1]["seller_id"])
+    listings.update(bought[-2]["listing_id"], seller_id=repeat["seller_id"],
+                    city=repeat["city"])
+    bought = [listings.get(r["listing_id"]) for r in bought]
 
     def offer(listing: Row, buyer: str, frac: float, status: str, days: int) -> Row:
         created = ago(listing, days)
@@ -189,16 +197,17 @@ def build(s: State, world: World, rng: random.Random) -> None:
     listings.update(removed_mine["listing_id"], status="removed",
                     updated_at=ago(removed_mine, 5))
     for listing in active_mine:
-        for buyer in rng.sample(people, rng.randint(2, 3)):
+        for buyer in rng.sample(people, rng.randint(2, 4)):
             offer(listing, buyer.id, rng.uniform(0.6, 0.95),
                   rng.choice(["pending", "pending", "declined"]), rng.randint(1, 6))
     # The user's own offers on other people's active listings.
-    for k, listing in enumerate(open_for_user[:7]):
-        offer(listing, user, rng.uniform(0.7, 0.95), "pending" if k < 4 else "declined",
+    n_pending = rng.randint(2, 6)
+    for k, listing in enumerate(open_for_user[:rng.randint(8, 12)]):
+        offer(listing, user, rng.uniform(0.7, 0.95), "pending" if k < n_pending else "declined",
               rng.randint(1, 8))
 
     # Conversations: the user asking sellers, buyers asking the user, and each purchase.
-    chats = [(r, user, r["seller_id"]) for r in [*bought, *open_for_user[:12]]]
+    chats = [(r, user, r["seller_id"]) for r in [*bought, *open_for_user[:rng.randint(14, 18)]]]
     for listing in active_mine:
         for o in offers.rows(lambda x, lid=listing["listing_id"]: x["listing_id"] == lid)[:2]:
             chats.append((listing, o["buyer_id"], user))
@@ -220,7 +229,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.set_var("__seq_conv", len(chats))
 
     # Reviews other buyers left for sellers (including the user as a seller).
-    for n in range(2, 46):
+    for n in range(2, rng.randint(36, 52)):
         seller = rng.choice([world.user, *people[:25]])
         reviewer = rng.choice([p for p in people if p.id != seller.id])
         rating = rng.choice([5, 5, 5, 4, 4, 3, 2, 1] if n % 9 else [5])

@@ -13,7 +13,7 @@ from servers.core.domain import Domain
 from servers.core.errors import ToolError
 from servers.core.schema import Arg
 from servers.core.state import Row, State
-from servers.retail_chain.data import build
+from servers.retail_chain.data import build, stock_key
 from servers.retail_chain.models import Hours, Product, Reservation, StoreSummary, Voucher
 
 Department = Literal["books", "electronics", "grocery", "outdoor_apparel"]
@@ -79,7 +79,7 @@ def available(row: Row) -> int:
 
 
 def stock_at(s: State, store_id: str, product_id: str) -> Row | None:
-    return s["inventory"].find(f"{store_id}/{product_id}")
+    return s["inventory"].find(stock_key(store_id, product_id))
 
 
 def km(a: Row, b: Row) -> float:

@@ -113,6 +113,56 @@ def _hours(weekly: Hours) -> list[dict]:
     return rows
 
 
+def stock_key(store_id: str, product_id: str) -> str:
+    """An inventory row's key: both ids, joined so that sealing rewrites each of them."""
+    return f"{store_id}:{product_id}"
+
+
+def seeded_price(price: float, rng: random.Random) -> float:
+    """The chain's shelf price of a catalogue item at this seed: the list price moved a little."""
+    return round(price * rng.choice([0.9, 0.95, 1.0, 1.0, 1.05, 1.1]), 2)
+
+
+def _products(world: World, rng: random.Random) -> list[dict]:
+    """The range the chain carries at this seed: seven to twelve products a department."""
+    rows: list[dict] = []
+    for dept, items in CATALOG.items():
+        for k in sorted(rng.sample(range(len(items)), rng.randint(7, len(items)))):
+            name, brand, price, desc = items[k]
+            rows.append({"product_id": f"sku_{1001 + len(rows)}", "name": name, "brand": brand,
+                         "department": dept,
+                         "price": money.seed(seeded_price(price, rng), world.currency),
+                         "description": desc})
+    return rows
+
+
+def _reservation_statuses(rng: random.Random) -> list[str]:
+    """The user's pickup reservations at this seed: mostly collected, a few still held."""
+    counts = {"picked_up": rng.randint(5, 10), "cancelled": rng.randint(1, 4),
+              "expired": rng.randint(1, 3), "confirmed": rng.randint(2, 4),
+              "ready": rng.randint(2, 5)}
+    return [status for status, n in counts.items() for _ in range(n)]
+
+
+def _redemptions(rng: random.Random, earned: list[dict]) -> list[tuple[int, int, str]]:
+    """(days ago, points, voucher status) of past redemptions, oldest first. Each is covered
+    by the points earned before it, and at least 1000 points stay on the account."""
+    total = sum(a["points"] for a in earned)
+    plan, spent = [], 0
+    for age in sorted(rng.sample(range(3, 340), rng.randint(3, 10)), reverse=True):
+        pts = rng.choice([500, 500, 1000, 1000, 2500])
+        before = sum(a["points"] for a in earned if a["age"] > age)
+        if spent + pts > before or spent + pts > total - 1000:
+            continue
+        spent += pts
+        if age > 90:  # vouchers last 90 days: an old one was used or lapsed
+            status = rng.choice(["used", "used", "expired"])
+        else:
+            status = rng.choice(["active", "active", "used"])
+        plan.append((age, pts, status))
+    return plan
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     countries = {c.name: c.country for c in world.cities}
@@ -120,13 +170,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     money.remember_currency(s, cur)
     products = s.table("products", key="product_id", kind="product",
                        hint="use search_catalog to find product ids")
-    rows, n = [], 0
-    for dept, items in CATALOG.items():
-        for name, brand, price, desc in items:
-            n += 1
-            rows.append({"product_id": f"sku_{1000 + n}", "name": name, "brand": brand,
-                         "department": dept, "price": money.seed(price, cur),
-                         "description": desc})
+    rows = _products(world, rng)
     products.load(rows)
     by_dept = {d: [r["product_id"] for r in rows if r["department"] == d] for d in CATALOG}
     all_ids = [r["product_id"] for r in rows]
@@ -137,7 +181,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                         hint="use check_inventory to see where a product is stocked")
     store_rows, stock_rows = [], []
     places = [p for p in world.places if p.kind == "store"]
-    no_pickup = {p.id for p in rng.sample(places, 3)}
+    no_pickup = {p.id for p in rng.sample(places, rng.randint(2, 5))}
     for p in places:
         fmt = FORMAT_OF_SUFFIX[p.name.rsplit(" ", 1)[1]]
         services = ["in_store_returns", "loyalty_desk"]
@@ -153,10 +197,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
         # the store's own department in depth, plus a rotating selection of the others
         others = [pid for pid in all_ids if pid not in by_dept[fmt]]
         carried = [(pid, rng.choice([0, 2, 4, 6, 8, 12, 15, 20, 25])) for pid in by_dept[fmt]]
-        carried += [(pid, rng.choice([0, 1, 2, 3, 5, 8])) for pid in rng.sample(others, 20)]
+        sampled = rng.sample(others, rng.randint(12, 20))
+        carried += [(pid, rng.choice([0, 1, 2, 3, 5, 8])) for pid in sampled]
         carried.sort()
         for pid, qty in carried:
-            stock_rows.append({"stock_id": f"{p.id}/{pid}", "store_id": p.id,
+            stock_rows.append({"stock_id": stock_key(p.id, pid), "store_id": p.id,
                                "product_id": pid, "on_hand": qty, "reserved": 0,
                                "aisle": f"{rng.choice('ABCDEFGH')}{rng.randint(1, 14)}"})
     stores.load(store_rows)
@@ -168,8 +213,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     home = [r for r in store_rows if r["city"] == user.city and r["pickup_available"]]
     nearby = home or [r for r in store_rows if r["pickup_available"]]
     pickup_stores = [r for r in store_rows if r["pickup_available"]]
-    statuses = (["picked_up"] * 8 + ["cancelled"] * 3 + ["expired"] * 2 + ["confirmed"] * 3
-                + ["ready"] * 4)
+    statuses = _reservation_statuses(rng)
     res_rows = []
     for i, status in enumerate(statuses):
         active = status in ("confirmed", "ready")
@@ -200,22 +244,23 @@ def build(s: State, world: World, rng: random.Random) -> None:
                        hint="use list_vouchers to see voucher ids")
     activity = s.table("points_activity", key="activity_id", kind="points activity")
     act_rows, v_rows = [], []
-    for i in range(26):
+    purchases = rng.randint(18, 34)
+    for i in range(purchases):
         store = rng.choice(nearby if rng.random() < 0.8 else store_rows)
         spent = round(rng.uniform(12, 420), 2)
+        age = 360 - i * 355 // purchases
         act_rows.append({"activity_id": f"act_{i + 1:04d}", "kind": "earned",
-                         "points": int(spent * 1.25), "date": days_ago(world, 360 - 13 * i,
-                                                                       rng),
+                         "points": int(spent * 1.25), "date": days_ago(world, age, rng),
                          "description": f"Purchase {money.fmt(money.seed(spent, cur), cur)} "
                                         f"at {store['name']}",
-                         "store_id": store["store_id"]})
-    redeem_plan = [(340, 1000, "used"), (250, 500, "used"), (150, 500, "expired"),
-                   (70, 1000, "used"), (40, 500, "active"), (12, 1000, "active"),
-                   (5, 500, "active")]
+                         "store_id": store["store_id"], "age": age})
+    redeem_plan = _redemptions(rng, act_rows)
+    for row in act_rows:
+        del row["age"]
     for j, (age, pts, status) in enumerate(redeem_plan):
         vid = f"vch_{j + 1:04d}"
         issued = days_ago(world, age, rng)
-        act_rows.append({"activity_id": f"act_{27 + j:04d}", "kind": "redeemed",
+        act_rows.append({"activity_id": f"act_{purchases + 1 + j:04d}", "kind": "redeemed",
                          "points": -pts, "date": issued,
                          "description": f"Redeemed for voucher {vid}", "store_id": None})
         v_rows.append({"voucher_id": vid, "code": f"MRD-{rng.randint(10000, 99999)}-"

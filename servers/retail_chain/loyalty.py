@@ -18,8 +18,8 @@ def get_loyalty_account(s: State) -> LoyaltyAccount:
     """Show the user's loyalty membership: points balance, tier and recent activity."""
     acc, cur = loyalty_account(s), money.currency_of(s)
     tier, mult, nxt, need = tier_for(acc["points_12m"])
-    recent = sorted(s["points_activity"].rows(), key=lambda r: r["activity_id"],
-                    reverse=True)[:10]
+    # newest first; ids are opaque, so order by date and, within a date, by when it was added
+    recent = sorted(s["points_activity"].rows(), key=lambda r: r["date"])[::-1][:10]
     return {"member_id": acc["member_id"], "name": acc["name"], "tier": tier,
             "points": acc["points"], "points_earned_12m": acc["points_12m"],
             "points_multiplier": mult, "next_tier": nxt, "points_to_next_tier": need,
@@ -63,5 +63,5 @@ def list_vouchers(s: State, status: Annotated[
 ] = None) -> VoucherList:
     """List the user's loyalty vouchers, newest first."""
     rows = [v for v in s["vouchers"].rows() if status is None or v["status"] == status]
-    rows.sort(key=lambda v: v["voucher_id"], reverse=True)
+    rows = sorted(rows, key=lambda v: v["issued_at"])[::-1]  # ids are opaque: by issue time
     return {"vouchers": [as_voucher(s, v) for v in rows], "total": len(rows)}

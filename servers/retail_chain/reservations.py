@@ -55,7 +55,7 @@ def list_reservations(
     rows = [r for r in s["reservations"].rows()
             if (status is None or r["status"] == status)
             and (store_id is None or r["store_id"] == store_id)]
-    rows.sort(key=lambda r: r["reservation_id"], reverse=True)
+    rows = sorted(rows, key=lambda r: r["created_at"])[::-1]  # ids are opaque: by creation
     return {"reservations": [as_reservation(s, r) for r in rows], "total": len(rows)}
 
 

@@ -205,4 +205,4 @@ def return_out(s: State, row: Row) -> Return:
 
 def returns_of(s: State, order_id: str) -> list[Row]:
     return sorted(s["returns"].rows(lambda r: r["order_id"] == order_id),
-                  key=lambda r: r["return_id"])
+                  key=lambda r: r["created_at"])  # ids are opaque: in the order requested

@@ -23,20 +23,36 @@ FREE_SHIPPING_FROM_USD = 50  # USD-like; scaled to the world's currency (money.s
 SHIPPING_FEE_USD = 5.99
 MAX_PER_LINE = 10
 
-ORDER_PLAN = [  # (days ago placed, status), oldest first
-    (150, "delivered"), (132, "delivered"), (118, "cancelled"), (104, "delivered"),
-    (90, "delivered"), (77, "delivered"), (66, "delivered"), (58, "cancelled"),
-    (51, "delivered"), (44, "delivered"), (38, "delivered"), (33, "delivered"),
-    (29, "delivered"), (25, "delivered"), (21, "delivered"), (18, "cancelled"),
-    (16, "delivered"), (13, "delivered"), (10, "delivered"), (8, "delivered"),
-    (6, "delivered"), (5, "shipped"), (4, "shipped"), (3, "shipped"), (3, "shipped"),
-    (2, "shipped"), (2, "processing"), (1, "processing"), (1, "processing"), (1, "pending"),
-    (0, "pending"), (0, "pending")]
 CARRIERS = ["UPS", "DHL", "FedEx", "DPD"]
 CANCEL_REASONS = ["no longer needed", "ordered by mistake", "found a better price",
                   "delivery too slow", "other"]
 RETURN_REASONS = ["damaged or defective", "wrong item", "not as described", "size or fit",
                   "no longer needed"]
+
+
+def order_plan(rng: random.Random) -> list[tuple[int, str]]:
+    """(days ago placed, status) of the user's orders, oldest first: a seeded history of
+    delivered orders with a few cancelled, then a tail still under way. Two recent deliveries
+    are always inside the return window; the first order (the one WELCOME10 paid for) was
+    delivered."""
+    n_past = rng.randint(20, 32)
+    ages = sorted(rng.sample(range(21, 180), n_past - 2) + rng.sample(range(6, 21), 2),
+                  reverse=True)
+    cancelled = set(rng.sample(range(1, n_past - 2), rng.randint(1, 4)))
+    past = [(age, "cancelled" if i in cancelled else "delivered") for i, age in enumerate(ages)]
+    under_way = ([(rng.randint(2, 5), "shipped") for _ in range(rng.randint(2, 5))]
+                 + [(rng.randint(1, 2), "processing") for _ in range(rng.randint(1, 3))]
+                 + [(rng.randint(0, 1), "pending") for _ in range(rng.randint(1, 3))])
+    return past + sorted(under_way, key=lambda plan: -plan[0])  # stable: statuses stay in order
+
+
+def seeded_price(base: float, rng: random.Random) -> float:
+    """The store's price of a catalogue item at this seed: the list price moved a little,
+    still ending in .99 where it did."""
+    factor = rng.choice([0.9, 0.95, 1.0, 1.0, 1.05, 1.1, 1.15])
+    if factor == 1.0 or base < 10:
+        return base
+    return round(base * factor) - (0.01 if round(base * 100) % 100 == 99 else 0)
 
 
 def tracking_number(rng: random.Random, carrier: str) -> str:
@@ -103,7 +119,10 @@ def build(s: State, world: World, rng: random.Random) -> None:
                        hint="use get_product to see the item ids of a product's variants")
     p_rows, v_rows, n_p, n_v = [], [], 0, 0
     for category, items in CATALOG.items():
-        for name, brand, base, axes, step, desc in items:
+        # the store stocks four to six of a category's products, in catalogue order
+        stocked = sorted(rng.sample(range(len(items)), rng.randint(4, len(items))))
+        for name, brand, base, axes, step, desc in (items[k] for k in stocked):
+            base = seeded_price(base, rng)
             n_p += 1
             pid = f"prd_{n_p:04d}"
             p_rows.append({"product_id": pid, "name": name, "brand": brand,
@@ -142,10 +161,6 @@ def build(s: State, world: World, rng: random.Random) -> None:
     company = world.company(user.company_id)
     other = rng.choice([c for c in world.cities if c.name != user.city])
     home = world.address(user.id)  # the user's one home address, on every server
-    # the streets and postal codes of the city, drawn apart; the draws the old generic
-    # addresses took are still taken, so the catalogue and orders below stay as they were
-    for _ in range(3):
-        rng.randint(1, 200), rng.choice(range(6)), rng.randint(10000, 99999)
     local = rng_for(world.seed, "shopping", "addresses")
     addresses.load([
         {"address_id": "addr_0001", "label": "Home", "recipient_name": user.name,
@@ -189,10 +204,13 @@ def build(s: State, world: World, rng: random.Random) -> None:
                         hint="use get_order to see an order's shipment")
     home = addresses.get("addr_0001")
     o_rows, sh_rows = [], []
-    for i, (age, status) in enumerate(ORDER_PLAN):
+    plan = order_plan(rng)
+    for i, (age, status) in enumerate(plan):
         oid = f"ord_{i + 1:04d}"
         items = []
-        for v in rng.sample(v_rows, rng.choice([1, 1, 2, 2, 3])):
+        # recent deliveries hold several items, so a partial return is possible at every seed
+        recent_delivery = status == "delivered" and age < 21
+        for v in rng.sample(v_rows, rng.choice([2, 3] if recent_delivery else [1, 1, 2, 2, 3])):
             p = products.get(v["product_id"])
             items.append({"item_id": v["item_id"], "product_id": p["product_id"],
                           "name": p["name"], "options": v["options"],
@@ -240,29 +258,39 @@ def build(s: State, world: World, rng: random.Random) -> None:
     # past returns and the user's own reviews of things they received
     returns = s.table("returns", key="return_id", kind="return",
                       hint="use get_order to see an order's return ids")
+    delivered = [(o, age) for o, (age, _) in zip(o_rows, plan, strict=True)
+                 if o["status"] == "delivered"]
+    # older deliveries only: the return and the review came some days after the parcel
+    settled = [(o, age) for o, age in delivered[1:] if age >= 12]
+    picked = rng.sample(settled, rng.randint(1, 3) + rng.randint(1, 3))
+    returned, reviewed = picked[:len(picked) // 2], picked[len(picked) // 2:]
     ret_rows = []
-    for j, (idx, status) in enumerate([(3, "refunded"), (13, "received")]):
-        order = o_rows[idx]
+    for j, (order, age) in enumerate(sorted(returned, key=lambda pair: pair[0]["order_id"])):
         item = order["items"][0]
         ret_rows.append({"return_id": f"ret_{j + 1:04d}", "order_id": order["order_id"],
                          "items": [{"item_id": item["item_id"], "name": item["name"],
                                     "quantity": item["quantity"],
                                     "refund": item["unit_price"] * item["quantity"]}],
-                         "reason": rng.choice(RETURN_REASONS), "status": status,
+                         "reason": rng.choice(RETURN_REASONS),
+                         "status": rng.choice(["refunded", "refunded", "received"]),
                          "refund_amount": item["unit_price"] * item["quantity"],
                          "refund_to": order["payment_method_id"],
-                         "created_at": days_ago(world, ORDER_PLAN[idx][0] - 6, rng),
+                         "created_at": days_ago(world, age - 6, rng),
                          "rma_code": f"RMA-{rng.randint(100000, 999999)}"})
     returns.load(ret_rows)
     s.set_var("__seq_ret", len(ret_rows))
-    for idx in (0, 5):
-        order = o_rows[idx]
+    mine: set[str] = set()
+    for order, age in [delivered[0], *reviewed]:  # the user's own reviews
+        product_id = order["items"][0]["product_id"]
+        if product_id in mine:
+            continue
+        mine.add(product_id)
         rating = rng.choice([4, 5])
         title, body = rng.choice(REVIEW_TEXT[rating])
-        r_rows.append({"review_id": "", "product_id": order["items"][0]["product_id"],
+        r_rows.append({"review_id": "", "product_id": product_id,
                        "author_id": user.id, "author_name": user.name, "rating": rating,
                        "title": title, "body": body,
-                       "created_at": days_ago(world, ORDER_PLAN[idx][0] - 10, rng),
+                       "created_at": days_ago(world, age - 10, rng),
                        "verified_purchase": True, "helpful_votes": rng.choice([0, 1, 2])})
     r_rows.sort(key=lambda r: (r["created_at"], r["product_id"], r["author_id"]))
     for k, r in enumerate(r_rows):
@@ -276,9 +304,11 @@ def build(s: State, world: World, rng: random.Random) -> None:
     in_stock = [v for v in v_rows if v["stock"] >= 3]
     cart.load([{"item_id": v["item_id"], "quantity": 1,
                 "added_at": days_ago(world, rng.randint(1, 5), rng)}
-               for v in sorted(rng.sample(in_stock, 2), key=lambda v: v["item_id"])])
+               for v in sorted(rng.sample(in_stock, rng.randint(1, 4)),
+                               key=lambda v: v["item_id"])])
     wishlist = s.table("wishlist", key="product_id", kind="wishlist entry",
                        hint="use view_wishlist to see saved products")
     wishlist.load([{"product_id": p["product_id"],
                     "added_at": days_ago(world, rng.randint(2, 90), rng)}
-                   for p in sorted(rng.sample(p_rows, 5), key=lambda p: p["product_id"])])
+                   for p in sorted(rng.sample(p_rows, rng.randint(3, 8)),
+                                   key=lambda p: p["product_id"])])

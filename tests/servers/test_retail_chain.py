@@ -9,8 +9,16 @@ import pytest
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.retail_chain import DOMAIN
+from servers.retail_chain.data import stock_key
 from tests.servers import money_ops
-from tests.servers.common import digest, runtime_fixture
+from tests.servers.common import (
+    assert_world_varies,
+    digest,
+    row_where,
+    rows_where,
+    runtime_fixture,
+    state,
+)
 from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
@@ -22,18 +30,31 @@ def _available(rt: Runtime, product_id: str, store_id: str) -> int:
     return next(r["available"] for r in out.payload["stores"] if r["store_id"] == store_id)
 
 
+def _home_store(rt: Runtime) -> str:
+    """The user's home store: a pickup store in their city at every seed."""
+    return state(rt)["loyalty_accounts"].rows()[0]["home_store_id"]
+
+
+def _stocked(rt: Runtime, store_id: str, low: int, high: int) -> str:
+    """A product with between `low` and `high` units available at the store."""
+    return next(r["product_id"] for r in rows_where(rt, "inventory", store_id=store_id)
+                if low <= r["on_hand"] - r["reserved"] <= high)
+
+
 def test_reservation_holds_stock_and_cancel_releases_it_once(rt):
-    before = _available(rt, "sku_1026", "pl_0021")
-    res = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": "sku_1026",
+    store = _home_store(rt)
+    product = _stocked(rt, store, 3, 1000)
+    before = _available(rt, product, store)
+    res = rt.call("reserve_for_pickup", {"store_id": store, "product_id": product,
                                          "quantity": 3})
     assert res.ok and res.payload["status"] == "confirmed"
-    price = rt.call("check_inventory", {"product_id": "sku_1026"}).payload["price"]
+    price = rt.call("check_inventory", {"product_id": product}).payload["price"]
     assert res.payload["unit_price"] == price and res.payload["currency"] == "EUR"
-    assert Decimal(repr(res.payload["total"])) == 3 * Decimal(repr(price))  # 3 x 8.99, exact
-    assert _available(rt, "sku_1026", "pl_0021") == before - 3
+    assert Decimal(repr(res.payload["total"])) == 3 * Decimal(repr(price))  # exact cents
+    assert _available(rt, product, store) == before - 3
     rid = res.payload["reservation_id"]
     assert rt.call("cancel_reservation", {"reservation_id": rid}).ok
-    assert _available(rt, "sku_1026", "pl_0021") == before
+    assert _available(rt, product, store) == before
     unchanged = digest(rt)
     again = rt.call("cancel_reservation", {"reservation_id": rid})
     assert not again.ok and "cancelled" in again.error
@@ -42,12 +63,11 @@ def test_reservation_holds_stock_and_cancel_releases_it_once(rt):
 
 def test_cannot_reserve_more_than_available(rt):
     # a product the store has a few of (fewer than the 5 one reservation may take)
-    product, available = next(
-        (f"sku_{n}", a) for n in range(1001, 1100)
-        if rt.call("check_inventory", {"product_id": f"sku_{n}"}).ok
-        and 0 < (a := _available(rt, f"sku_{n}", "pl_0021")) < 5)
+    store = _home_store(rt)
+    product = _stocked(rt, store, 1, 4)
+    available = _available(rt, product, store)
     unchanged = digest(rt)
-    out = rt.call("reserve_for_pickup", {"store_id": "pl_0021", "product_id": product,
+    out = rt.call("reserve_for_pickup", {"store_id": store, "product_id": product,
                                          "quantity": available + 1})
     assert not out.ok and f"only {available} unit(s)" in out.error
     assert digest(rt) == unchanged
@@ -78,19 +98,38 @@ def test_sunday_opening_follows_local_trading_laws(rt):
     assert not bad.ok and "Berlin" in bad.error
 
 
+def _transfer_route(rt: Runtime) -> tuple[str, str, str]:
+    """(product, from store, to store): two transfer stores of one country, the first with at
+    least 2 units of a product the second has none of."""
+    stores = [r for r in rows_where(rt, "stores") if "store_transfers" in r["services"]]
+    for src in stores:
+        for dst in stores:
+            if src["store_id"] == dst["store_id"] or src["country"] != dst["country"]:
+                continue
+            there = {r["product_id"]: r["on_hand"] - r["reserved"]
+                     for r in rows_where(rt, "inventory", store_id=dst["store_id"])}
+            for r in rows_where(rt, "inventory", store_id=src["store_id"]):
+                if r["on_hand"] - r["reserved"] >= 2 and not there.get(r["product_id"]):
+                    return r["product_id"], src["store_id"], dst["store_id"]
+    raise AssertionError("no two transfer stores in one country")
+
+
 def test_transfer_moves_stock_and_cancel_sends_it_back(rt):
-    state = rt.session(None).state
-    src_before = state["inventory"].get("pl_0022/sku_1018")["on_hand"]
-    out = rt.call("request_store_transfer", {"product_id": "sku_1018",
-                                             "from_store_id": "pl_0022",
-                                             "to_store_id": "pl_0021", "quantity": 2})
+    inventory = rt.session(None).state["inventory"]
+    product, src, dst = _transfer_route(rt)
+    key = stock_key(src, product)
+    src_before = inventory.get(key)["on_hand"]
+    out = rt.call("request_store_transfer", {"product_id": product, "from_store_id": src,
+                                             "to_store_id": dst, "quantity": 2})
     assert out.ok and out.payload["status"] == "in_transit"
-    assert state["inventory"].get("pl_0022/sku_1018")["on_hand"] == src_before - 2
+    assert inventory.get(key)["on_hand"] == src_before - 2
     assert rt.call("cancel_reservation", {"reservation_id": out.payload["reservation_id"]}).ok
-    assert state["inventory"].get("pl_0022/sku_1018")["on_hand"] == src_before
-    abroad = rt.call("request_store_transfer", {"product_id": "sku_1018",
-                                                "from_store_id": "pl_0022",
-                                                "to_store_id": "pl_0009"})
+    assert inventory.get(key)["on_hand"] == src_before
+    country = row_where(rt, "stores", store_id=src)["country"]
+    far = next(r["store_id"] for r in rows_where(rt, "stores")
+               if r["country"] != country and "store_transfers" in r["services"])
+    abroad = rt.call("request_store_transfer", {"product_id": product, "from_store_id": src,
+                                                "to_store_id": far})
     assert not abroad.ok and "one country" in abroad.error
 
 
@@ -153,3 +192,8 @@ def test_reservations_and_vouchers_reconcile_after_1000_random_operations(seed):
             assert money_ops.minor(result["total"], cur) == args["quantity"] * price
     account = s["loyalty_accounts"].rows()[0]
     assert account["points"] == sum(a["points"] for a in s["points_activity"].rows())
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("retail_chain", {"products": None, "reservations": "status",
+                                         "vouchers": "status", "points_activity": None})
