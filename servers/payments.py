@@ -89,6 +89,12 @@ class RequestOut(TypedDict):
     payment_id: str | None
 
 
+NOTES = ["dinner", "rent share", "concert tickets", "groceries", "taxi", "birthday gift",
+         "coffee", "utilities", "book club", "team lunch"]
+LINKED = [("card", "Visa debit"), ("card", "Mastercard credit"), ("bank", "Checking account"),
+          ("bank", "Savings account")]  # methods a user may link besides the wallet
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_id", user.id)
@@ -96,42 +102,65 @@ def build(s: State, world: World, rng: random.Random) -> None:
     s.set_var("balance", _seed(rng, 300, 2500, world))
     contacts = s.table("contacts", key="contact_id", kind="contact",
                        hint="use search_contacts to find contact ids")
+    # some of the world's people, more or fewer per world (always more than a page)
+    people = sorted(rng.sample(range(1, len(world.people)), rng.randint(25, 45)))
     contacts.load([{"contact_id": p.id, "name": p.name, "username": p.username,
-                    "email": p.email} for p in world.people[1:41]])
+                    "email": p.email} for p in (world.people[i] for i in people)])
+    _methods(s, rng)
+    _payments(s, world, rng)
+    _requests(s, world, rng)
+
+
+def _methods(s: State, rng: random.Random) -> None:
+    """The wallet (the default) and one or more linked cards or bank accounts."""
+    linked = [m for m in LINKED if rng.random() < 0.6] or [LINKED[0]]
     methods = s.table("methods", key="method_id", kind="payment method",
                       hint="use get_wallet to see method ids")
-    methods.load([
-        {"method_id": "pm_wallet", "kind": "wallet", "label": "Wallet balance", "last4": "",
-         "is_default": True},
-        {"method_id": "pm_card_1", "kind": "card", "label": "Visa debit",
-         "last4": f"{rng.randint(1000, 9999)}", "is_default": False},
-        {"method_id": "pm_bank_1", "kind": "bank", "label": "Checking account",
-         "last4": f"{rng.randint(1000, 9999)}", "is_default": False}])
-    payments = s.table("payments", key="payment_id", kind="payment",
-                       hint="use list_payments to see payment ids")
-    notes = ["dinner", "rent share", "concert tickets", "groceries", "taxi", "birthday gift",
-             "coffee", "utilities", "book club", "team lunch"]
-    ids = contacts.ids()
+    methods.load([{"method_id": "pm_1", "kind": "wallet", "label": "Wallet balance",
+                   "last4": "", "is_default": True}] + [
+        {"method_id": f"pm_{i + 2}", "kind": kind, "label": label,
+         "last4": f"{rng.randint(1000, 9999)}", "is_default": False}
+        for i, (kind, label) in enumerate(linked)])
+
+
+def _payments(s: State, world: World, rng: random.Random) -> None:
+    """Two months of payments with the contacts, spread evenly."""
+    ids, methods = s["contacts"].ids(), s["methods"].ids()
+    activity = rng.uniform(0.1, 0.7)  # how much this user uses the app: 22 to 62 payments
+    n = 22 + sum(rng.random() < activity for _ in range(40))
+    sent_share = rng.uniform(0.3, 0.7)  # some users mostly pay, others mostly get paid
+    status_weights = [rng.randint(4, 8), rng.randint(0, 2), rng.randint(0, 2), 1]
     rows = []
-    for i in range(30):
+    for i in range(n):
         rows.append({"payment_id": f"pay_{i + 1:04d}",
-                     "direction": rng.choice(["sent", "received"]),
+                     "direction": "sent" if rng.random() < sent_share else "received",
                      "counterparty_id": rng.choice(ids), "amount": _seed(rng, 5, 250, world),
-                     "note": rng.choice(notes), "status": rng.choice(
-                         ["completed"] * 6 + ["pending", "refunded"]),
-                     "created_at": days_ago(world, 60 - 2 * i, rng),
-                     "method_id": rng.choice(["pm_wallet", "pm_card_1", "pm_bank_1"])})
-    payments.load(rows)
-    s.set_var("__seq_pay", 30)
-    requests = s.table("requests", key="request_id", kind="payment request",
-                       hint="use list_payment_requests to see request ids")
-    requests.load([{"request_id": f"req_{i + 1:04d}",
-                    "direction": "incoming" if i % 2 == 0 else "outgoing",
-                    "counterparty_id": rng.choice(ids), "amount": _seed(rng, 8, 120, world),
-                    "note": rng.choice(notes),
-                    "status": rng.choice(["pending", "pending", "paid", "declined"]),
-                    "created_at": days_ago(world, 20 - i, rng)} for i in range(20)])
-    s.set_var("__seq_req", 20)
+                     "note": rng.choice(NOTES), "status": rng.choices(
+                         ["completed", "pending", "refunded", "failed"], status_weights)[0],
+                     "created_at": days_ago(world, round(60 * (n - i) / n), rng),
+                     "method_id": rng.choice(methods)})
+    # a received one is always completed, so there is something to refund
+    rows[-1] = {**rows[-1], "direction": "received", "status": "completed"}
+    s.table("payments", key="payment_id", kind="payment",
+            hint="use list_payments to see payment ids").load(rows)
+    s.set_var("__seq_pay", n)
+
+
+def _requests(s: State, world: World, rng: random.Random) -> None:
+    """Requests both ways; the newest of each direction is still pending."""
+    ids = s["contacts"].ids()
+    n = rng.randint(10, 24)
+    rows = [{"request_id": f"req_{i + 1:04d}",
+             "direction": rng.choice(["incoming", "outgoing"]),
+             "counterparty_id": rng.choice(ids), "amount": _seed(rng, 8, 120, world),
+             "note": rng.choice(NOTES),
+             "status": rng.choice(["pending", "pending", "paid", "declined"]),
+             "created_at": days_ago(world, round(20 * (n - i) / n), rng)} for i in range(n)]
+    rows[-2:] = [{**rows[-2], "direction": "incoming", "status": "pending"},
+                 {**rows[-1], "direction": "outgoing", "status": "pending"}]
+    s.table("requests", key="request_id", kind="payment request",
+            hint="use list_payment_requests to see request ids").load(rows)
+    s.set_var("__seq_req", n)
 
 
 def _seed(rng: random.Random, lo: float, hi: float, world: World) -> int:
@@ -326,7 +355,8 @@ def refund_payment(s: State, payment_id: Annotated[str, Arg(
     if pay["status"] != "completed":
         raise ToolError(f"payment {payment_id} is {pay['status']}; only completed payments "
                         "can be refunded")
-    _debit(s, "pm_wallet", pay["amount"])
+    wallet = next(m for m in s["methods"].rows() if m["kind"] == "wallet")
+    _debit(s, wallet["method_id"], pay["amount"])  # a refund always comes out of the wallet
     return _payment(s, s["payments"].update(payment_id, status="refunded"))
 
 
@@ -353,10 +383,10 @@ EXAMPLES: list[tuple[str, dict]] = [
     ("search_contacts", {"query": "a"}),
     ("list_payments", {"direction": "received", "status": "completed"}),
     ("get_payment", {"payment_id": "pay_0001"}),
-    ("send_payment", {"contact_id": "p_002", "amount": 12.5, "note": "lunch"}),
-    ("request_payment", {"contact_id": "p_003", "amount": 20, "note": "tickets"}),
+    ("send_payment", {"contact_id": "p_003", "amount": 12.5, "note": "lunch"}),
+    ("request_payment", {"contact_id": "p_013", "amount": 20, "note": "tickets"}),
     ("list_payment_requests", {"direction": "incoming", "status": "pending"}),
-    ("respond_to_request", {"request_id": "req_0001", "action": "decline"}),
-    ("refund_payment", {"payment_id": "pay_0002"}),
+    ("respond_to_request", {"request_id": "req_0006", "action": "decline"}),
+    ("refund_payment", {"payment_id": "pay_0008"}),
     ("cancel_request", {"request_id": "req_0021"}),
 ]

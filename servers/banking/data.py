@@ -74,6 +74,69 @@ def _plain(world: World, day: int, account_id: str, description: str, category: 
             "dispute_id": None}
 
 
+# The user's accounts, in id order: `core` ones exist in every world, the others are drawn
+# per seed and one or two of those drawn are closed (balance zero, cards cancelled).
+# role, name, type, balance range (USD-like; owed on a credit account), credit limit, rate
+ACCOUNTS = [
+    ("main", "Everyday Checking", "checking", (2500, 6500), None, 0.01),
+    ("joint", "Joint Checking (with {partner})", "checking", (1200, 4000), None, 0.01),
+    ("savings", "High-Yield Savings", "savings", (9000, 26000), None, 4.1),
+    ("emergency", "Emergency Fund", "savings", (5000, 12000), None, 3.5),
+    ("travel", "Travel Account", "checking", (400, 2200), None, 0.0),
+    ("rewards", "Rewards Visa", "credit", (600, 2400), 8000.0, 22.99),
+    ("travel_card", "Travel Mastercard", "credit", (150, 900), 12000.0, 19.49),
+    ("holiday", "Holiday Savings", "savings", (300, 2500), None, 2.0),
+    ("cashback", "Cashback Mastercard", "credit", (80, 700), 5000.0, 24.99),
+    ("house", "Home Down Payment", "savings", (8000, 40000), None, 3.9),
+    ("student", "Student Checking", "checking", (100, 900), None, 0.0),
+]
+CORE_ACCOUNTS = ("main", "savings", "rewards")
+BILLS = {  # biller -> monthly amount range (USD-like), for those the user has
+    "City Power & Light": (60, 140), "Metro Water Authority": (25, 60),
+    "Brightwave Internet": (45, 80), "Nimbus Mobile": (35, 70),
+    "SafeHarbor Insurance": (90, 160), "Northside Fitness Club": (39, 59)}
+
+
+def _draw_accounts(rng: random.Random) -> tuple[list[tuple], set[str]]:
+    """The accounts this world has (ACCOUNTS rows, in order) and the roles that are closed."""
+    optional = [a for a in ACCOUNTS if a[0] not in CORE_ACCOUNTS]
+    drawn = rng.sample(optional, rng.randint(2, 6))
+    closed = {a[0] for a in rng.sample(drawn, rng.randint(1, 2))}
+    kept = {a[0] for a in drawn} | set(CORE_ACCOUNTS)
+    return [a for a in ACCOUNTS if a[0] in kept], closed
+
+
+def _expiry(rng: random.Random) -> str:
+    return f"{rng.randint(2027, 2030)}-{rng.randint(1, 12):02d}"
+
+
+def _card_plan(rng: random.Random, role: str, kind: str, closed: bool) -> list[tuple]:
+    """The cards of one account: (role of the card, network, status, virtual, expires)."""
+    if kind == "savings":
+        return []
+    network = "Mastercard" if role in ("travel", "travel_card", "cashback") else "Visa"
+    if closed:
+        return [(role, network, "cancelled", False, _expiry(rng))]
+    if role == "main":  # the current debit card and the one it replaced
+        return [("main", network, "active", False, _expiry(rng)),
+                ("main_old", network, "cancelled", False, "2027-11")]
+    status = rng.choices(["active", "frozen"], weights=[3, 1])[0]
+    plan = [(role, network, status, False, _expiry(rng))]
+    if role == "rewards":  # subscriptions run on a virtual card
+        plan.append(("rewards_virtual", network, "active", True, _expiry(rng)))
+    if role == "joint" and rng.random() < 0.5:
+        plan.append(("joint_own", network, "active", False, _expiry(rng)))
+    if role == "travel_card" and rng.random() < 0.7:
+        plan.append(("travel_card_old", network, "expired", False,
+                     f"2026-0{rng.randint(1, 5)}"))
+    return plan
+
+
+def _spend_days(rng: random.Random, status: str, lo: int = 0) -> int:
+    """A purchase day: a frozen card was last used some days ago."""
+    return rng.randint(max(lo, 10) if status == "frozen" else lo, 119)
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     partner = world.people[1]
@@ -85,72 +148,72 @@ def build(s: State, world: World, rng: random.Random) -> None:
     def minor(usd: float) -> int:
         return money.seed(round(usd, 2), cur)
 
-    accounts = s.table("accounts", key="account_id", kind="account",
-                       hint="use list_accounts to see account ids")
-
     def last4() -> str:
         return f"{rng.randint(0, 9999):04d}"
 
     def opened(lo: int, hi: int) -> str:
         return (TODAY - dt.timedelta(days=rng.randint(lo, hi))).isoformat()
 
-    acct = [  # id, name, type, balance (USD-like), credit limit, rate, status
-        ("acc_001", "Everyday Checking", "checking", rng.uniform(2500, 6500), None, 0.01),
-        ("acc_002", f"Joint Checking (with {partner.first_name})", "checking",
-         rng.uniform(1200, 4000), None, 0.01),
-        ("acc_003", "High-Yield Savings", "savings", rng.uniform(9000, 26000), None, 4.1),
-        ("acc_004", "Emergency Fund", "savings", rng.uniform(5000, 12000), None, 3.5),
-        ("acc_005", "Travel Account", "checking", rng.uniform(400, 2200), None, 0.0),
-        ("acc_006", "Rewards Visa", "credit", -rng.uniform(600, 2400), 8000.0, 22.99),
-        ("acc_007", "Travel Mastercard", "credit", -rng.uniform(150, 900), 12000.0,
-         19.49),
-        ("acc_008", "Holiday Savings", "savings", 0.0, None, 2.0),
-    ]
-    # one currency per world: every account is in it
-    accounts.load([{"account_id": a, "name": n, "type": t, "currency": cur,
-                    "balance": minor(b), "credit_limit": None if lim is None else minor(lim),
-                    "interest_rate": r,
-                    "number_last4": last4(), "routing_number": OWN_ROUTING,
-                    "status": "closed" if a == "acc_008" else "open",
-                    "opened_on": opened(400, 3000)} for a, n, t, b, lim, r in acct])
+    # ------------------------------------------------------------------ accounts
+    drawn, closed = _draw_accounts(rng)
+    acc = {role: f"acc_{i + 1:03d}" for i, (role, *_rest) in enumerate(drawn)}
+    live = {role: acc[role] for role in acc if role not in closed}  # open accounts
+    names = {}
+    account_rows = []
+    for role, name, kind, (lo, hi), limit, rate in drawn:
+        names[role] = name.format(partner=partner.first_name)
+        balance = 0.0 if role in closed else rng.uniform(lo, hi)
+        account_rows.append({
+            "account_id": acc[role], "name": names[role], "type": kind, "currency": cur,
+            "balance": minor(-balance if kind == "credit" else balance),
+            "credit_limit": None if limit is None else minor(limit), "interest_rate": rate,
+            "number_last4": last4(), "routing_number": OWN_ROUTING,
+            "status": "closed" if role in closed else "open", "opened_on": opened(400, 3000)})
+    s.table("accounts", key="account_id", kind="account",
+            hint="use list_accounts to see account ids").load(account_rows)
 
-    cards = s.table("cards", key="card_id", kind="card", hint="use list_cards to see card ids")
-    card_rows = [  # id, account, kind, network, status, virtual, expires, holder
-        ("card_01", "acc_001", "debit", "Visa", "active", False, "2029-04", user.name),
-        ("card_02", "acc_001", "debit", "Visa", "cancelled", False, "2027-11", user.name),
-        ("card_03", "acc_002", "debit", "Visa", "active", False, "2028-08", partner.name),
-        ("card_04", "acc_005", "debit", "Mastercard", "active", False, "2028-02", user.name),
-        ("card_05", "acc_006", "credit", "Visa", "active", False, "2029-09", user.name),
-        ("card_06", "acc_006", "credit", "Visa", "active", True, "2027-06", user.name),
-        ("card_07", "acc_007", "credit", "Mastercard", "frozen", False, "2028-12", user.name),
-        ("card_08", "acc_007", "credit", "Mastercard", "expired", False, "2026-03", user.name),
-    ]
-    cards.load([{"card_id": c, "account_id": a, "kind": k, "network": n, "last4": last4(),
-                 "cardholder": h, "expires": e, "status": st, "is_virtual": v,
-                 "freeze_reason": "suspicious_activity" if st == "frozen" else None}
-                for c, a, k, n, st, v, e, h in card_rows])
+    # ------------------------------------------------------------------ cards
+    card_rows = []
+    for role, _name, kind, *_rest in drawn:
+        for card_role, network, status, virtual, expires in _card_plan(
+                rng, role, kind, role in closed):
+            card_rows.append({
+                "card_id": f"card_{len(card_rows) + 1:02d}", "account_id": acc[role],
+                "kind": "credit" if kind == "credit" else "debit", "network": network,
+                "last4": last4(), "cardholder": partner.name if card_role == "joint"
+                else user.name, "expires": expires, "status": status, "is_virtual": virtual,
+                "freeze_reason": rng.choice(["suspicious_activity", "misplaced", "lost"])
+                if status == "frozen" else None, "_role": card_role})
+    card = {r["_role"]: r for r in card_rows if r["account_id"] in live.values()}
+    s.table("cards", key="card_id", kind="card", hint="use list_cards to see card ids").load(
+        [{k: v for k, v in r.items() if k != "_role"} for r in card_rows])
 
-    payees = s.table("payees", key="payee_id", kind="payee",
-                     hint="use list_payees to see payee ids")
+    # ------------------------------------------------------------------ payees
     routings = sorted(BANKS)
+    # the landlord in every world, six to nine of the other billers
+    billers = [BUSINESS_PAYEES[0], *sorted(rng.sample(BUSINESS_PAYEES[1:], rng.randint(6, 9)),
+                                           key=BUSINESS_PAYEES.index)]
+    friends = sorted(rng.sample(range(1, 30), rng.randint(14, 18)))
     payee_rows = []
-    for i, (name, category, nick) in enumerate(BUSINESS_PAYEES):
+    for name, category, nick in billers:
         routing = rng.choice(routings)
-        payee_rows.append({"payee_id": f"pye_{i + 1:03d}", "name": name, "kind": "business",
-                           "category": category, "bank_name": BANKS[routing],
-                           "routing_number": routing, "account_last4": last4(),
-                           "email": None, "nickname": nick, "person_id": None,
-                           "added_on": opened(60, 1500)})
-    for j, p in enumerate(world.people[1:15]):
+        payee_rows.append({"payee_id": f"pye_{len(payee_rows) + 1:03d}", "name": name,
+                           "kind": "business", "category": category,
+                           "bank_name": BANKS[routing], "routing_number": routing,
+                           "account_last4": last4(), "email": None, "nickname": nick,
+                           "person_id": None, "added_on": opened(60, 1500)})
+    for p in (world.people[i] for i in friends):
         routing = rng.choice(routings)
-        payee_rows.append({"payee_id": f"pye_{len(BUSINESS_PAYEES) + j + 1:03d}",
+        payee_rows.append({"payee_id": f"pye_{len(payee_rows) + 1:03d}",
                            "name": p.name, "kind": "person", "category": "transfer",
                            "bank_name": BANKS[routing], "routing_number": routing,
                            "account_last4": last4(), "email": p.email, "nickname": None,
                            "person_id": p.id, "added_on": opened(20, 900)})
-    payees.load(payee_rows)
+    s.table("payees", key="payee_id", kind="payee",
+            hint="use list_payees to see payee ids").load(payee_rows)
     s.set_var("__seq_pye", len(payee_rows))
     people_payees = [r for r in payee_rows if r["kind"] == "person"]
+    biller = {r["name"]: r for r in payee_rows if r["kind"] == "business"}
 
     # ------------------------------------------------------------------ transactions
     home = [p for p in world.places if p.city == user.city]
@@ -159,102 +222,122 @@ def build(s: State, world: World, rng: random.Random) -> None:
     europe = [p for p in world.places if p.kind in ("restaurant", "cafe", "store", "hotel")
               and p.city in ("Lisbon", "Berlin", "Paris", "Madrid", "Amsterdam")]
     away = [p.name for p in world.places if p.kind == "hotel" and p.city != user.city]
+    main, savings, rewards = acc["main"], acc["savings"], acc["rewards"]
     rows: list[Row] = []
+
+    def spend(role: str, day: int, category: str, merchant: str, low: float,
+              high: float) -> None:
+        c = card[role]
+        rows.append(_card_purchase(rng, world, day, c["account_id"], c["card_id"], category,
+                                   merchant, low, high))
+
     pay = round(rng.uniform(2300, 3400), 2)
     for day in range(3, 120, 14):
-        rows.append(_plain(world, day, "acc_001", f"Payroll deposit - {employer}", "income",
+        rows.append(_plain(world, day, main, f"Payroll deposit - {employer}", "income",
                            pay, "deposit", memo="salary"))
     rent = round(rng.uniform(1500, 2400), 2)
-    bills = {"pye_002": (60, 140), "pye_003": (25, 60), "pye_004": (45, 80),
-             "pye_005": (35, 70), "pye_006": (90, 160), "pye_007": (39, 59)}
+    rent_payee = biller[BUSINESS_PAYEES[0][0]]
+    interest = [(live[r], rate) for r, _n, kind, _b, _l, rate in drawn
+                if kind == "savings" and r in live and rate > 0]
     for month_day in (14, 45, 75, 106):
-        rows.append(_plain(world, month_day, "acc_001", "Bill payment - "
+        rows.append(_plain(world, month_day, main, "Bill payment - "
                            "Lakeside Property Management", "housing", -rent, "bill_payment",
-                           payee_id="pye_001", memo="rent"))
-        for pid, (lo, hi) in bills.items():
-            name = next(r["name"] for r in payee_rows if r["payee_id"] == pid)
-            cat = next(r["category"] for r in payee_rows if r["payee_id"] == pid)
-            rows.append(_plain(world, month_day - rng.randint(1, 6), "acc_001",
-                               f"Bill payment - {name}", cat, -rng.uniform(lo, hi),
-                               "bill_payment", payee_id=pid, rng=rng))
+                           payee_id=rent_payee["payee_id"], memo="rent"))
+        for name, (lo, hi) in BILLS.items():
+            if name in biller:
+                rows.append(_plain(world, month_day - rng.randint(1, 6), main,
+                                   f"Bill payment - {name}", biller[name]["category"],
+                                   -rng.uniform(lo, hi), "bill_payment",
+                                   payee_id=biller[name]["payee_id"], rng=rng))
         save = float(rng.choice([300, 400, 500]))
-        rows.append(_plain(world, month_day, "acc_001", "Transfer to High-Yield Savings",
-                           "transfer", -save, "transfer_out", other="acc_003"))
-        rows.append(_plain(world, month_day, "acc_003", "Transfer from Everyday Checking",
-                           "transfer", save, "transfer_in", other="acc_001"))
-        card_pay = round(rng.uniform(400, 1500), 2)
-        rows.append(_plain(world, month_day - 8, "acc_001", "Payment to Rewards Visa",
-                           "transfer", -card_pay, "transfer_out", other="acc_006"))
-        rows.append(_plain(world, month_day - 8, "acc_006", "Payment received - thank you",
-                           "transfer", card_pay, "transfer_in", other="acc_001"))
-        for acc, rate, bal in (("acc_003", 4.1, 15000), ("acc_004", 3.5, 8000)):
-            rows.append(_plain(world, month_day - 13, acc, "Interest payment", "interest",
-                               bal * rate / 1200 * rng.uniform(0.9, 1.1), "interest"))
+        rows.append(_plain(world, month_day, main, f"Transfer to {names['savings']}",
+                           "transfer", -save, "transfer_out", other=savings))
+        rows.append(_plain(world, month_day, savings, f"Transfer from {names['main']}",
+                           "transfer", save, "transfer_in", other=main))
+        for role in ("rewards", "travel_card", "cashback"):
+            if role in live:
+                card_pay = round(rng.uniform(150, 1500), 2)
+                rows.append(_plain(world, month_day - 8, main, f"Payment to {names[role]}",
+                                   "transfer", -card_pay, "transfer_out", other=live[role]))
+                rows.append(_plain(world, month_day - 8, live[role],
+                                   "Payment received - thank you", "transfer", card_pay,
+                                   "transfer_in", other=main))
+        for account_id, rate in interest:
+            rows.append(_plain(world, month_day - 13, account_id, "Interest payment",
+                               "interest", rng.uniform(3000, 15000) * rate / 1200,
+                               "interest"))
         for k, (merchant, price) in enumerate(SUBSCRIPTIONS):  # on the virtual card
-            rows.append({**_card_purchase(rng, world, month_day - 3 - 4 * k, "acc_006",
-                                          "card_06", "subscriptions", merchant, 1, 1),
-                         "amount": -price})
-    rows.append(_plain(world, 100, "acc_007", "Annual card fee", "fees", -95.0, "fee"))
-    for i in range(45):  # everyday debit card use
+            rows.append({**_card_purchase(rng, world, month_day - 3 - 4 * k, rewards,
+                                          card["rewards_virtual"]["card_id"], "subscriptions",
+                                          merchant, 1, 1), "amount": -price})
+    if "travel_card" in live:
+        rows.append(_plain(world, 100, live["travel_card"], "Annual card fee", "fees", -95.0,
+                           "fee"))
+    for i in range(rng.randint(35, 55)):  # everyday debit card use
         day = rng.randint(0, 119)
-        card = "card_02" if day > 100 else "card_01"
+        role = "main_old" if day > 100 else "main"
         cat = rng.choice(["groceries"] * 4 + ["dining"] * 3 + ["transport"] * 2 + ["health"])
         merchant = rng.choice(dining if cat == "dining" else MERCHANTS[cat])
         low, high = {"groceries": (18, 140), "dining": (9, 75), "transport": (3, 60),
                      "health": (8, 90)}[cat]
-        rows.append(_card_purchase(rng, world, day, "acc_001", card, cat, merchant, low, high))
+        spend(role, day, cat, merchant, low, high)
         if i % 9 == 0:
-            rows.append({**_plain(world, day, "acc_001", "ATM withdrawal", "cash",
+            rows.append({**_plain(world, day, main, "ATM withdrawal", "cash",
                                   -float(rng.choice([40, 60, 100, 200])), "atm_withdrawal",
-                                  rng=rng), "card_id": card})
-    for _ in range(14):  # joint household spending
-        day = rng.randint(0, 119)
-        cat = rng.choice(["groceries", "groceries", "shopping", "dining"])
-        merchant = rng.choice(stores + MERCHANTS["shopping"] if cat == "shopping"
-                              else dining if cat == "dining" else MERCHANTS["groceries"])
-        rows.append(_card_purchase(rng, world, day, "acc_002", "card_03", cat, merchant,
-                                   15, 180))
-    for day in range(4, 120, 7):  # the weekly household transfer (sch_0005)
-        rows.append(_plain(world, day, "acc_001", "Transfer to " + acct[1][1], "transfer",
-                           -250.0, "transfer_out", other="acc_002", memo="household"))
-        rows.append(_plain(world, day, "acc_002", "Transfer from Everyday Checking",
-                           "transfer", 250.0, "transfer_in", other="acc_001", memo="household"))
-    for _ in range(36):  # credit card spending
-        day = rng.randint(0, 119)
+                                  rng=rng), "card_id": card[role]["card_id"]})
+    if "joint" in live:
+        for _ in range(rng.randint(10, 18)):  # joint household spending
+            role = rng.choice([r for r in ("joint", "joint_own") if r in card])
+            day = _spend_days(rng, card[role]["status"])
+            cat = rng.choice(["groceries", "groceries", "shopping", "dining"])
+            merchant = rng.choice(stores + MERCHANTS["shopping"] if cat == "shopping"
+                                  else dining if cat == "dining" else MERCHANTS["groceries"])
+            spend(role, day, cat, merchant, 15, 180)
+        for day in range(4, 120, 7):  # the weekly household transfer
+            rows.append(_plain(world, day, main, f"Transfer to {names['joint']}", "transfer",
+                               -250.0, "transfer_out", other=live["joint"], memo="household"))
+            rows.append(_plain(world, day, live["joint"], f"Transfer from {names['main']}",
+                               "transfer", 250.0, "transfer_in", other=main,
+                               memo="household"))
+    for _ in range(rng.randint(28, 44)):  # credit card spending
+        day = _spend_days(rng, card["rewards"]["status"])
         cat = rng.choice(["dining", "shopping", "shopping", "entertainment", "travel",
                           "groceries"])
         pool = {"dining": dining, "shopping": stores + MERCHANTS["shopping"],
                 "travel": away + MERCHANTS["travel"]}.get(cat) or MERCHANTS[cat]
         low, high = {"travel": (90, 650), "shopping": (15, 320)}.get(cat, (10, 120))
-        rows.append(_card_purchase(rng, world, day, "acc_006", "card_05", cat,
-                                   rng.choice(pool), low, high))
+        spend("rewards", day, cat, rng.choice(pool), low, high)
+    if "cashback" in live:
+        for _ in range(rng.randint(6, 14)):
+            cat = rng.choice(["groceries", "transport", "entertainment"])
+            spend("cashback", _spend_days(rng, card["cashback"]["status"]), cat,
+                  rng.choice(MERCHANTS[cat]), 8, 90)
     # always something still pending (today and yesterday)
-    rows.append(_card_purchase(rng, world, 0, "acc_001", "card_01", "dining",
-                               rng.choice(dining), 8, 40))
-    rows.append(_card_purchase(rng, world, 1, "acc_006", "card_05", "shopping",
+    spend("main", 0, "dining", rng.choice(dining), 8, 40)
+    rows.append(_card_purchase(rng, world, 1, rewards, card["rewards"]["card_id"], "shopping",
                                rng.choice(stores), 20, 150))
-    refund_src = next((r for r in rows if r["card_id"] == "card_05"
+    refund_src = next((r for r in rows if r["card_id"] == card["rewards"]["card_id"]
                        and r["category"] == "shopping" and r["status"] == "posted"), None)
     if refund_src is not None:  # a partial return credited back to the card
         rows.append({**refund_src, "posted_at": days_ago(world, 2, rng),
                      "description": f"Refund - {refund_src['merchant']}",
                      "amount": round(-refund_src["amount"] / 2, 2), "type": "refund"})
-    for _ in range(12):  # older travel card spending (that card is frozen / expired now)
-        day = rng.randint(20, 119)
-        card = "card_08" if day > 80 else "card_07"
-        rows.append(_card_purchase(rng, world, day, "acc_007", card, "travel",
-                                   rng.choice(away + MERCHANTS["travel"]), 60, 700))
-    for _ in range(12):  # euro account, spent on European trips
-        day = rng.randint(3, 119)
-        place = rng.choice(europe)
-        cat = {"restaurant": "dining", "cafe": "dining", "store": "shopping",
-               "hotel": "travel"}[place.kind]
-        rows.append(_card_purchase(rng, world, day, "acc_005", "card_04", cat,
-                                   f"{place.name}, {place.city}", 6, 220))
-    for _ in range(8):  # paying friends back
+    if "travel_card" in live:
+        for _ in range(rng.randint(8, 16)):  # older travel card spending
+            day = _spend_days(rng, card["travel_card"]["status"], 20)
+            role = "travel_card_old" if day > 80 and "travel_card_old" in card else "travel_card"
+            spend(role, day, "travel", rng.choice(away + MERCHANTS["travel"]), 60, 700)
+    if "travel" in live:
+        for _ in range(rng.randint(8, 16)):  # spent on European trips
+            place = rng.choice(europe)
+            cat = {"restaurant": "dining", "cafe": "dining", "store": "shopping",
+                   "hotel": "travel"}[place.kind]
+            spend("travel", _spend_days(rng, card["travel"]["status"], 3), cat,
+                  f"{place.name}, {place.city}", 6, 220)
+    for _ in range(rng.randint(5, 11)):  # paying friends back
         day = rng.randint(1, 119)
         friend = rng.choice(people_payees)
-        rows.append(_plain(world, day, "acc_001", f"Transfer to {friend['name']}", "transfer",
+        rows.append(_plain(world, day, main, f"Transfer to {friend['name']}", "transfer",
                            -float(rng.choice([15, 20, 25, 35, 40, 60, 80, 120])), "transfer_out",
                            payee_id=friend["payee_id"], rng=rng,
                            memo=rng.choice(["dinner", "concert", "rent share", "gift",
@@ -265,63 +348,89 @@ def build(s: State, world: World, rng: random.Random) -> None:
     txns.load([{"transaction_id": f"txn_{i + 1:05d}", **r, "amount": minor(r["amount"])}
                for i, r in enumerate(rows)])
     s.set_var("__seq_txn", len(rows))
+    _disputes(s, rng, [a["account_id"] for a in account_rows if a["type"] == "credit"])
+    _schedules(s, world, rng, live, biller, people_payees, rent)
 
-    # ------------------------------------------------------------------ disputes
+
+def _disputes(s: State, rng: random.Random, credit_accounts: list[str]) -> None:
+    """Two to six earlier disputes on older credit card charges, in any state."""
     disputes = s.table("disputes", key="dispute_id", kind="dispute",
                        hint="use list_disputes to see dispute ids")
+    txns = s["transactions"]
     old = [r for r in txns.rows() if r["type"] == "card_purchase" and r["status"] == "posted"
-           and r["account_id"] in ("acc_006", "acc_007") and r["posted_at"] < "2026-05-20"]
-    picked = rng.sample(old, 3)
-    reasons = ["duplicate_charge", "merchant_not_received", "incorrect_amount"]
-    statuses = ["under_review", "resolved_refunded", "rejected"]
-    for i, (t, reason, status) in enumerate(zip(picked, reasons, statuses, strict=True)):
+           and r["account_id"] in credit_accounts and r["posted_at"] < "2026-05-20"]
+    picked = sorted(rng.sample(old, rng.randint(2, 6)), key=lambda t: t["posted_at"])
+    for i, t in enumerate(picked):
         dispute_id = f"dsp_{i + 1:04d}"
         disputes.load([{"dispute_id": dispute_id, "transaction_id": t["transaction_id"],
                         "account_id": t["account_id"], "amount": -t["amount"],
-                        "reason": reason, "details": "", "status": status,
+                        "reason": rng.choice(["duplicate_charge", "merchant_not_received",
+                                              "incorrect_amount", "unrecognized_charge"]),
+                        "details": "",
+                        "status": rng.choice(["open", "under_review", "resolved_refunded",
+                                              "rejected"]),
                         "opened_at": _shift(t["posted_at"], rng.randint(2, 9))}])
         txns.load([{**t, "dispute_id": dispute_id}])
-    s.set_var("__seq_dsp", 3)
+    s.set_var("__seq_dsp", len(picked))
 
-    # ------------------------------------------------------------------ scheduled transfers
-    sched = s.table("scheduled_transfers", key="scheduled_transfer_id",
-                    kind="scheduled transfer",
-                    hint="use list_scheduled_transfers to see scheduled transfer ids")
+
+def _schedules(s: State, world: World, rng: random.Random, live: dict[str, str],
+               biller: dict[str, Row], people_payees: list[Row], rent: float) -> None:
+    """Standing orders between the open accounts and to the payees, then one-off payments to
+    friends: upcoming, done and cancelled ones (at least 20 in all)."""
+    main = live["main"]
     plans = [  # from, to account, payee, amount, frequency, next (or last) date, status, memo
-        ("acc_001", "acc_003", None, 400.0, "monthly", "2026-07-01", "active", "savings"),
-        ("acc_001", "acc_004", None, 150.0, "monthly", "2026-07-01", "active", "emergency"),
-        ("acc_001", None, "pye_001", rent, "monthly", "2026-07-01", "active", "rent"),
-        ("acc_001", "acc_006", None, 500.0, "monthly", "2026-06-28", "active", "card payment"),
-        ("acc_001", "acc_002", None, 250.0, "weekly", "2026-06-19", "active", "household"),
-        ("acc_001", None, "pye_004", 59.99, "monthly", "2026-06-25", "active", "internet"),
-        ("acc_001", None, "pye_007", 49.0, "monthly", "2026-07-03", "active", "gym"),
-        ("acc_001", None, "pye_008", 312.45, "monthly", "2026-07-10", "active", "loan"),
-        ("acc_001", None, "pye_009", 389.0, "monthly", "2026-07-12", "active", "car loan"),
-        ("acc_003", "acc_004", None, 1000.0, "once", "2026-08-01", "active", "top-up"),
-        ("acc_002", None, "pye_006", 128.5, "monthly", "2026-06-30", "active", "insurance"),
-    ]
-    friends = rng.sample(people_payees, 9)
-    for f in friends[:3]:
-        plans.append(("acc_001", None, f["payee_id"], float(rng.choice([30, 50, 75, 120])),
+        (main, live["savings"], None, 400.0, "monthly", "2026-07-01", "active", "savings"),
+        (main, None, biller[BUSINESS_PAYEES[0][0]]["payee_id"], rent, "monthly", "2026-07-01",
+         "active", "rent"),
+        (main, live["rewards"], None, 500.0, "monthly", "2026-06-28", "active",
+         "card payment")]
+    for role, amount, freq, date, memo in (
+            ("emergency", 150.0, "monthly", "2026-07-01", "emergency"),
+            ("joint", 250.0, "weekly", "2026-06-19", "household"),
+            ("holiday", 100.0, "monthly", "2026-07-02", "holiday fund"),
+            ("house", 600.0, "monthly", "2026-07-01", "down payment")):
+        if role in live:
+            plans.append((main, live[role], None, amount, freq, date, "active", memo))
+    for name, amount, date, memo in (
+            ("Brightwave Internet", 59.99, "2026-06-25", "internet"),
+            ("Northside Fitness Club", 49.0, "2026-07-03", "gym"),
+            ("Keystone Student Loans", 312.45, "2026-07-10", "loan"),
+            ("AutoFinance Direct", 389.0, "2026-07-12", "car loan"),
+            ("SafeHarbor Insurance", 128.5, "2026-06-30", "insurance")):
+        if name in biller:
+            plans.append((main, None, biller[name]["payee_id"], amount, "monthly", date,
+                          "active", memo))
+    if "emergency" in live:
+        plans.append((live["savings"], live["emergency"], None, 1000.0, "once", "2026-08-01",
+                      "active", "top-up"))
+    friends = rng.sample(people_payees, rng.randint(6, 10))
+    upcoming, cancelled = friends[:rng.randint(2, 4)], friends[-rng.randint(2, 4):]
+    for f in upcoming:
+        plans.append((main, None, f["payee_id"], float(rng.choice([30, 50, 75, 120])),
                       "once", (TODAY + dt.timedelta(days=rng.randint(3, 40))).isoformat(),
                       "active", rng.choice(["birthday gift", "trip share", "concert tickets"])))
-    for f in friends[3:6]:
-        plans.append(("acc_001", None, f["payee_id"], float(rng.choice([20, 45, 90])), "once",
+    for _ in range(max(rng.randint(8, 14), 20 - len(plans) - len(cancelled))):
+        f = rng.choice(people_payees)  # a friend may have been paid more than once
+        plans.append((main, None, f["payee_id"], float(rng.choice([20, 45, 90])), "once",
                       (TODAY - dt.timedelta(days=rng.randint(5, 80))).isoformat(),
                       "completed", rng.choice(["dinner", "rent share", "gift"])))
-    for f in friends[6:9]:
-        plans.append(("acc_001", None, f["payee_id"], float(rng.choice([25, 60, 200])),
+    for f in cancelled:
+        plans.append((main, None, f["payee_id"], float(rng.choice([25, 60, 200])),
                       rng.choice(["once", "monthly"]),
                       (TODAY + dt.timedelta(days=rng.randint(3, 60))).isoformat(),
                       "cancelled", rng.choice(["lessons", "loan repayment", "trip deposit"])))
-    sched.load([{"scheduled_transfer_id": f"sch_{i + 1:04d}", "from_account_id": src,
-                 "to_account_id": to, "payee_id": pid, "amount": minor(amount),
-                 "currency": cur, "frequency": freq,
-                 "next_date": date if status == "active" else None,
-                 "last_run_on": date if status == "completed" else None,
-                 "end_date": None, "memo": memo, "status": status,
-                 "created_at": clock.stamp(clock.local(
-                     dt.date.fromisoformat(min(date, TODAY.isoformat()))
-                     - dt.timedelta(days=rng.randint(3, 200)), dt.time(9), world.tz))}
-                for i, (src, to, pid, amount, freq, date, status, memo) in enumerate(plans)])
+    cur = world.currency
+    s.table("scheduled_transfers", key="scheduled_transfer_id", kind="scheduled transfer",
+            hint="use list_scheduled_transfers to see scheduled transfer ids").load([
+        {"scheduled_transfer_id": f"sch_{i + 1:04d}", "from_account_id": src,
+         "to_account_id": to, "payee_id": pid, "amount": money.seed(round(amount, 2), cur),
+         "currency": cur, "frequency": freq,
+         "next_date": date if status == "active" else None,
+         "last_run_on": date if status == "completed" else None,
+         "end_date": None, "memo": memo, "status": status,
+         "created_at": clock.stamp(clock.local(
+             dt.date.fromisoformat(min(date, TODAY.isoformat()))
+             - dt.timedelta(days=rng.randint(3, 200)), dt.time(9), world.tz))}
+        for i, (src, to, pid, amount, freq, date, status, memo) in enumerate(plans)])
     s.set_var("__seq_sch", len(plans))

@@ -12,10 +12,26 @@ from servers.core import money
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from tests.servers import money_ops
-from tests.servers.common import digest, fails, ok, runtime_fixture, state
+from tests.servers.common import (
+    assert_world_varies,
+    digest,
+    fails,
+    ok,
+    row_where,
+    runtime_fixture,
+    state,
+)
 from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
+
+
+CHECKING, SAVINGS = "Everyday Checking", "High-Yield Savings"  # in every world
+
+
+def _acc(rt: Runtime, name: str | None = None, **where) -> str:
+    """The id of the account called `name` (or the first matching `where`)."""
+    return row_where(rt, "accounts", **({"name": name} if name else where))["account_id"]
 
 
 def _balance(rt: Runtime, account_id: str) -> float:
@@ -33,24 +49,26 @@ def _txns(rt: Runtime, **filters) -> list[dict]:
 
 
 def test_transfer_moves_exactly_the_amount(rt):
-    before_src, before_dst = _balance(rt, "acc_003"), _balance(rt, "acc_001")
-    out = rt.call("transfer_between_accounts", {"from_account_id": "acc_003",
-                                                "to_account_id": "acc_001", "amount": 123.45})
+    savings, checking = _acc(rt, SAVINGS), _acc(rt, CHECKING)
+    before_src, before_dst = _balance(rt, savings), _balance(rt, checking)
+    out = rt.call("transfer_between_accounts", {"from_account_id": savings,
+                                                "to_account_id": checking, "amount": 123.45})
     assert out.ok, out.error
-    assert _dec(_balance(rt, "acc_003")) == _dec(before_src) - Decimal("123.45")
-    assert _dec(_balance(rt, "acc_001")) == _dec(before_dst) + Decimal("123.45")
+    assert _dec(_balance(rt, savings)) == _dec(before_src) - Decimal("123.45")
+    assert _dec(_balance(rt, checking)) == _dec(before_dst) + Decimal("123.45")
     debit, credit = out.payload["debit"], out.payload["credit"]
     assert (debit["amount"], credit["amount"]) == (-123.45, 123.45)
-    newest = _txns(rt, account_id="acc_001")[0]
+    newest = _txns(rt, account_id=checking)[0]
     assert newest["transaction_id"] == credit["transaction_id"]
 
 
 def test_the_write_clock_keeps_advancing_past_119_writes(rt):
     # 250 transfers post 500 transactions; the clock used to stop at 23:59 after 119 writes
     stamps = []
+    savings, checking = _acc(rt, SAVINGS), _acc(rt, CHECKING)
     for _ in range(250):
-        out = rt.call("transfer_between_accounts", {"from_account_id": "acc_003",
-                                                    "to_account_id": "acc_001", "amount": 0.01})
+        out = rt.call("transfer_between_accounts", {"from_account_id": savings,
+                                                    "to_account_id": checking, "amount": 0.01})
         assert out.ok, out.error
         stamps += [out.payload["debit"]["posted_at"], out.payload["credit"]["posted_at"]]
     assert stamps == sorted(set(stamps)), "a later write is stamped no later than an earlier one"
@@ -58,16 +76,19 @@ def test_the_write_clock_keeps_advancing_past_119_writes(rt):
     assert stamps[0] == "2026-06-15T12:01+02:00" and stamps[-1] == "2026-06-15T20:20+02:00"
 
 
-@pytest.mark.parametrize("args, needle", [
-    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 40000}, "insufficient"),
-    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 45000.01},
-     "at most 45000.00 EUR"),
-    ({"from_account_id": "acc_001", "to_account_id": "acc_001", "amount": 10}, "same account"),
-    ({"from_account_id": "acc_006", "to_account_id": "acc_001", "amount": 10}, "credit account"),
-    ({"from_account_id": "acc_001", "to_account_id": "acc_008", "amount": 10}, "closed"),
-    ({"from_account_id": "acc_001", "to_account_id": "acc_003", "amount": 10.005}, "decimal"),
+@pytest.mark.parametrize("src, dst, amount, needle", [  # accounts by name or property
+    (CHECKING, SAVINGS, 40000, "insufficient"),
+    (CHECKING, SAVINGS, 45000.01, "at most 45000.00 EUR"),
+    (CHECKING, CHECKING, 10, "same account"),
+    ({"type": "credit"}, CHECKING, 10, "credit account"),
+    (CHECKING, {"status": "closed"}, 10, "closed"),
+    (CHECKING, SAVINGS, 10.005, "decimal"),
 ])
-def test_bad_transfers_fail_and_change_nothing(rt, args, needle):
+def test_bad_transfers_fail_and_change_nothing(rt, src, dst, amount, needle):
+    def find(a: str | dict) -> str:
+        return _acc(rt, a) if isinstance(a, str) else _acc(rt, **a)
+
+    args = {"from_account_id": find(src), "to_account_id": find(dst), "amount": amount}
     before = digest(rt)
     out = rt.call("transfer_between_accounts", args)
     assert not out.ok and needle in out.error
@@ -75,25 +96,27 @@ def test_bad_transfers_fail_and_change_nothing(rt, args, needle):
 
 
 def test_paying_a_credit_card_cannot_exceed_what_is_owed(rt):
-    owed = -_balance(rt, "acc_007")
-    out = rt.call("transfer_between_accounts", {"from_account_id": "acc_001",
-                                                "to_account_id": "acc_007",
+    card, checking = _acc(rt, type="credit", status="open"), _acc(rt, CHECKING)
+    owed = -_balance(rt, card)
+    out = rt.call("transfer_between_accounts", {"from_account_id": checking,
+                                                "to_account_id": card,
                                                 "amount": round(owed + 1, 2)})
     assert not out.ok and "only owes" in out.error
-    out = rt.call("transfer_between_accounts", {"from_account_id": "acc_001",
-                                                "to_account_id": "acc_007", "amount": owed})
+    out = rt.call("transfer_between_accounts", {"from_account_id": checking,
+                                                "to_account_id": card, "amount": owed})
     assert out.ok and out.payload["to_account"]["balance"] == 0
 
 
 def test_pay_payee_debits_checking_and_refuses_savings(rt):
-    before = _balance(rt, "acc_001")
-    out = rt.call("pay_payee", {"payee_id": "pye_011", "from_account_id": "acc_001",
+    checking, friend = _acc(rt, CHECKING), row_where(rt, "payees", kind="person")["payee_id"]
+    before = _balance(rt, checking)
+    out = rt.call("pay_payee", {"payee_id": friend, "from_account_id": checking,
                                 "amount": 42})
     assert out.ok, out.error
-    assert out.payload["transaction"]["payee_id"] == "pye_011"
+    assert out.payload["transaction"]["payee_id"] == friend
     assert out.payload["transaction"]["type"] == "transfer_out"  # a person, not a biller
-    assert _dec(_balance(rt, "acc_001")) == _dec(before) - 42
-    out = rt.call("pay_payee", {"payee_id": "pye_011", "from_account_id": "acc_003",
+    assert _dec(_balance(rt, checking)) == _dec(before) - 42
+    out = rt.call("pay_payee", {"payee_id": friend, "from_account_id": _acc(rt, SAVINGS),
                                 "amount": 42})
     assert not out.ok and "checking" in out.error
 
@@ -113,11 +136,12 @@ def test_add_payee_checks_routing_number_and_duplicates(rt):
 
 
 def test_list_transactions_filters(rt):
-    rows = _txns(rt, account_id="acc_001", start_date="2026-05-01", end_date="2026-05-31",
+    checking = _acc(rt, CHECKING)
+    rows = _txns(rt, account_id=checking, start_date="2026-05-01", end_date="2026-05-31",
                  direction="debit", min_amount=20, max_amount=200)
     assert rows
     for r in rows:
-        assert r["account_id"] == "acc_001" and "2026-05-01" <= r["posted_at"][:10] <= "2026-05-31"
+        assert r["account_id"] == checking and "2026-05-01" <= r["posted_at"][:10] <= "2026-05-31"
         assert r["amount"] < 0 and 20 <= abs(r["amount"]) <= 200
     dates = [r["posted_at"] for r in rows]
     assert dates == sorted(dates, reverse=True)
@@ -167,36 +191,45 @@ def test_disputes_only_for_recent_posted_card_charges(rt):
 
 
 def test_card_freeze_cycle(rt):
-    assert rt.call("freeze_card", {"card_id": "card_01", "reason": "lost"}).payload[
+    card = row_where(rt, "cards", status="active")["card_id"]
+    assert rt.call("freeze_card", {"card_id": card, "reason": "lost"}).payload[
         "status"] == "frozen"
     before = digest(rt)
-    twice = rt.call("freeze_card", {"card_id": "card_01"})
+    twice = rt.call("freeze_card", {"card_id": card})
     assert not twice.ok and "already frozen" in twice.error and digest(rt) == before
-    assert rt.call("unfreeze_card", {"card_id": "card_01"}).payload["status"] == "active"
-    assert not rt.call("unfreeze_card", {"card_id": "card_01"}).ok
-    cancelled = rt.call("freeze_card", {"card_id": "card_02"})
+    assert rt.call("unfreeze_card", {"card_id": card}).payload["status"] == "active"
+    assert not rt.call("unfreeze_card", {"card_id": card}).ok
+    cancelled = rt.call("freeze_card",
+                        {"card_id": row_where(rt, "cards", status="cancelled")["card_id"]})
     assert not cancelled.ok and "cancelled" in cancelled.error
 
 
 def test_scheduling_rules_and_double_cancel(rt):
-    base = {"from_account_id": "acc_001", "amount": 20, "start_date": "2026-07-01"}
-    both = rt.call("schedule_transfer", {**base, "to_account_id": "acc_003",
-                                         "payee_id": "pye_001"})
+    savings = _acc(rt, SAVINGS)
+    base = {"from_account_id": _acc(rt, CHECKING), "amount": 20, "start_date": "2026-07-01"}
+    both = rt.call("schedule_transfer", {**base, "to_account_id": savings,
+                                         "payee_id": rt.call("list_payees", {}).payload[
+                                             "payees"][0]["payee_id"]})
     assert not both.ok and "exactly one" in both.error
     past = rt.call("schedule_transfer", {**base, "start_date": "2026-06-15",
-                                         "to_account_id": "acc_003"})
+                                         "to_account_id": savings})
     assert not past.ok and "after today" in past.error
-    once_end = rt.call("schedule_transfer", {**base, "to_account_id": "acc_003",
+    once_end = rt.call("schedule_transfer", {**base, "to_account_id": savings,
                                              "end_date": "2026-09-01"})
     assert not once_end.ok and "recurring" in once_end.error
-    made = rt.call("schedule_transfer", {**base, "to_account_id": "acc_003",
+    made = rt.call("schedule_transfer", {**base, "to_account_id": savings,
                                          "frequency": "weekly", "end_date": "2026-09-01"})
-    assert made.ok and made.payload["destination_name"] == "High-Yield Savings"
+    assert made.ok and made.payload["destination_name"] == SAVINGS
     sid = made.payload["scheduled_transfer_id"]
     assert rt.call("cancel_scheduled_transfer", {"scheduled_transfer_id": sid}).ok
     before = digest(rt)
     again = rt.call("cancel_scheduled_transfer", {"scheduled_transfer_id": sid})
     assert not again.ok and "already cancelled" in again.error and digest(rt) == before
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("banking", {"accounts": "status", "cards": "status", "payees": None,
+                                    "transactions": None, "scheduled_transfers": "status"})
 
 
 def test_state_has_enough_to_find():
@@ -233,13 +266,14 @@ def test_seeded_amounts_are_scaled_to_the_currency():
 
 def test_a_jpy_world_takes_whole_yen_only():
     rt = Runtime(DOMAIN, default_seed=10)
-    before = ok(rt, "get_account", {"account_id": "acc_003"})["account"]["balance"]
+    savings, checking = _acc(rt, SAVINGS), _acc(rt, CHECKING)
+    before = ok(rt, "get_account", {"account_id": savings})["account"]["balance"]
     assert isinstance(before, int)
-    fails(rt, "transfer_between_accounts", {"from_account_id": "acc_003",
-                                             "to_account_id": "acc_001", "amount": 100.5},
+    fails(rt, "transfer_between_accounts", {"from_account_id": savings,
+                                             "to_account_id": checking, "amount": 100.5},
           "amount 100.5 has more decimals than JPY allows (0)")
-    out = ok(rt, "transfer_between_accounts", {"from_account_id": "acc_003",
-                                               "to_account_id": "acc_001", "amount": 15000})
+    out = ok(rt, "transfer_between_accounts", {"from_account_id": savings,
+                                               "to_account_id": checking, "amount": 15000})
     assert out["debit"]["amount"] == -15000 and out["debit"]["currency"] == "JPY"
     assert out["from_account"]["balance"] == before - 15000
 
@@ -249,24 +283,28 @@ def test_list_filters_refuse_amounts_finer_than_the_currency(rt):
 
 
 def _makers() -> dict:
-    accounts = ["acc_001", "acc_002", "acc_003", "acc_004", "acc_005", "acc_006", "acc_007",
-                "acc_008"]
-    acc = lambda rng: rng.choice(accounts)
+    def acc(rng, s) -> str:
+        return rng.choice(s["accounts"].ids())
+
+    def payer(rng, s) -> str:  # the first accounts not on credit: checking, and savings refused
+        return rng.choice([a["account_id"] for a in s["accounts"].rows()
+                           if a["type"] != "credit"][:3])
+
     return {
         "transfer_between_accounts": lambda rng, s: {
-            "from_account_id": acc(rng), "to_account_id": acc(rng),
+            "from_account_id": acc(rng, s), "to_account_id": acc(rng, s),
             "amount": money_ops.amount(rng, s, 1, 3000)},
         "pay_payee": lambda rng, s: {
             "payee_id": rng.choice(s["payees"].ids()),
-            "from_account_id": rng.choice(["acc_001", "acc_002", "acc_003"]),
+            "from_account_id": payer(rng, s),
             "amount": money_ops.amount(rng, s, 1, 800)},
         "schedule_transfer": lambda rng, s: {
-            "from_account_id": acc(rng), "to_account_id": acc(rng),
+            "from_account_id": acc(rng, s), "to_account_id": acc(rng, s),
             "amount": money_ops.amount(rng, s), "start_date": "2026-07-01"},
         "dispute_transaction": lambda rng, s: {
             "transaction_id": rng.choice(s["transactions"].ids()),
             "reason": "incorrect_amount"},
-        "get_account": lambda rng, s: {"account_id": acc(rng)},
+        "get_account": lambda rng, s: {"account_id": acc(rng, s)},
     }
 
 

@@ -12,7 +12,16 @@ from servers.core import money
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from tests.servers import money_ops
-from tests.servers.common import digest, fails, ok, runtime_fixture, state
+from tests.servers.common import (
+    assert_world_varies,
+    digest,
+    fails,
+    ok,
+    row_where,
+    rows_where,
+    runtime_fixture,
+    state,
+)
 from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
@@ -28,19 +37,41 @@ def _budget(rt: Runtime, category_id: str, month: str = "2026-06") -> dict:
     return out.payload["budgets"][0]
 
 
+def _budgeted(rt: Runtime, month: str = "2026-06") -> list[str]:
+    """The categories with a budget in `month` (which ones varies by seed)."""
+    return [b["category_id"] for b in rows_where(rt, "budgets", month=month)]
+
+
+def _category(rt: Runtime, name: str) -> str:
+    return row_where(rt, "categories", name=name)["category_id"]
+
+
+def _any_category(rt: Runtime) -> str:
+    return state(rt)["categories"].ids()[0]
+
+
+TRAVEL, GIFTS = "Travel", "Gifts & Donations"  # never budgeted by the month
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("budget", {"expenses": None, "budgets": None,
+                                   "savings_goals": "status"})
+
+
 def test_expenses_drive_budget_spent_and_remaining(rt):
-    before = _budget(rt, "cat_02")
+    dining, groceries_id = _budgeted(rt)[:2]
+    before = _budget(rt, dining)
     added = ok(rt, "add_expense", {"amount": 41.25, "merchant": "Casa Azure",
-                                    "category_id": "cat_02", "date": "2026-06-10"})
+                                    "category_id": dining, "date": "2026-06-10"})
     assert added["budget"]["budget_id"] == before["budget_id"]
     assert added["budget"]["spent"] == pytest.approx(before["spent"] + 41.25)
     assert added["budget"]["remaining"] == pytest.approx(before["remaining"] - 41.25)
     exp_id = added["expense"]["expense_id"]
     # recategorising moves the amount from one budget to the other
-    groceries = _budget(rt, "cat_01")
-    ok(rt, "update_expense", {"expense_id": exp_id, "category_id": "cat_01"})
-    assert _budget(rt, "cat_02")["spent"] == pytest.approx(before["spent"])
-    assert _budget(rt, "cat_01")["spent"] == pytest.approx(groceries["spent"] + 41.25)
+    groceries = _budget(rt, groceries_id)
+    ok(rt, "update_expense", {"expense_id": exp_id, "category_id": groceries_id})
+    assert _budget(rt, dining)["spent"] == pytest.approx(before["spent"])
+    assert _budget(rt, groceries_id)["spent"] == pytest.approx(groceries["spent"] + 41.25)
     gone = ok(rt, "delete_expense", {"expense_id": exp_id})
     assert gone["budget"]["spent"] == pytest.approx(groceries["spent"])
     missing = rt.call("delete_expense", {"expense_id": exp_id})
@@ -49,7 +80,7 @@ def test_expenses_drive_budget_spent_and_remaining(rt):
 
 def test_expense_without_budget_and_default_date(rt):
     out = ok(rt, "add_expense", {"amount": 60, "merchant": "Petal & Stem Florist",
-                                  "category_id": "cat_12"})
+                                  "category_id": _category(rt, GIFTS)})
     assert out["budget"] is None and out["expense"]["date"] == "2026-06-15"
 
 
@@ -57,31 +88,32 @@ def test_expense_without_budget_and_default_date(rt):
                                           ("2024-01-10", "year ago")])
 def test_bad_expense_dates_change_nothing(rt, date, needle):
     before = digest(rt)
-    out = rt.call("add_expense", {"amount": 5, "merchant": "Cafe", "category_id": "cat_02",
-                                  "date": date})
+    out = rt.call("add_expense", {"amount": 5, "merchant": "Cafe",
+                                  "category_id": _any_category(rt), "date": date})
     assert not out.ok and needle in out.error and digest(rt) == before
 
 
 def test_update_expense_needs_a_change(rt):
-    out = rt.call("update_expense", {"expense_id": "exp_0001"})
+    out = rt.call("update_expense", {"expense_id": state(rt)["expenses"].ids()[0]})
     assert not out.ok and "nothing to change" in out.error
 
 
 def test_budget_rules(rt):
-    existing = _budget(rt, "cat_01")
+    cat, travel = _budgeted(rt, "2026-05")[0], _category(rt, TRAVEL)  # budgeted May and June
+    existing = _budget(rt, cat)
     before = digest(rt)
-    dup = rt.call("create_budget", {"category_id": "cat_01", "month": "2026-06", "limit": 300})
+    dup = rt.call("create_budget", {"category_id": cat, "month": "2026-06", "limit": 300})
     assert not dup.ok and existing["budget_id"] in dup.error and digest(rt) == before
-    past = rt.call("create_budget", {"category_id": "cat_09", "month": "2026-05", "limit": 300})
+    past = rt.call("create_budget", {"category_id": travel, "month": "2026-05", "limit": 300})
     assert not past.ok and "out of range" in past.error
-    far = rt.call("create_budget", {"category_id": "cat_09", "month": "2027-07", "limit": 300})
+    far = rt.call("create_budget", {"category_id": travel, "month": "2027-07", "limit": 300})
     assert not far.ok and "out of range" in far.error
-    old = _budget(rt, "cat_01", "2026-05")
+    old = _budget(rt, cat, "2026-05")
     for tool, args in (("update_budget_limit", {"budget_id": old["budget_id"], "limit": 999}),
                        ("delete_budget", {"budget_id": old["budget_id"]})):
         out = rt.call(tool, args)
         assert not out.ok and "has ended" in out.error and digest(rt) == before
-    made = ok(rt, "create_budget", {"category_id": "cat_09", "month": "2027-06",
+    made = ok(rt, "create_budget", {"category_id": travel, "month": "2027-06",
                                      "limit": 900})
     assert (made["spent"], made["remaining"], made["status"]) == (0, 900, "on_track")
     raised = ok(rt, "update_budget_limit", {"budget_id": existing["budget_id"],
@@ -136,23 +168,27 @@ def test_state_has_enough_to_find():
 
 
 def test_many_small_expenses_add_up_exactly(rt):
-    before = _budget(rt, "cat_13")
+    cat = _budgeted(rt)[-1]
+    before = _budget(rt, cat)
     for _ in range(30):
         ok(rt, "add_expense", {"amount": 0.1, "merchant": "Clip & Style Salon",
-                               "category_id": "cat_13", "date": "2026-06-12"})
-    after = _budget(rt, "cat_13")
+                               "category_id": cat, "date": "2026-06-12"})
+    after = _budget(rt, cat)
     assert _dec(after["spent"]) == _dec(before["spent"]) + 3  # 30 x 0.1, no float drift
     assert _dec(after["remaining"]) == _dec(after["limit"]) - _dec(after["spent"])
     assert after["currency"] == "EUR"
 
 
 def test_amounts_finer_than_the_currency_are_refused(rt):
-    fails(rt, "add_expense", {"amount": 4.999, "merchant": "Cafe", "category_id": "cat_02"},
+    fails(rt, "add_expense", {"amount": 4.999, "merchant": "Cafe",
+                              "category_id": _any_category(rt)},
           "amount 4.999 has more decimals than EUR allows (2)")
-    fails(rt, "create_budget", {"category_id": "cat_09", "month": "2026-07", "limit": 0.5},
+    fails(rt, "create_budget", {"category_id": _category(rt, TRAVEL), "month": "2026-07",
+                                "limit": 0.5},
           "limit 0.5 is out of range", "at least 0.90 EUR")
     rt10 = Runtime(DOMAIN, default_seed=10)
-    fails(rt10, "contribute_to_savings_goal", {"goal_id": "goal_001", "amount": 99.5},
+    goal = state(rt10)["savings_goals"].ids()[0]
+    fails(rt10, "contribute_to_savings_goal", {"goal_id": goal, "amount": 99.5},
           "more decimals than JPY allows (0)")
 
 
@@ -169,11 +205,11 @@ def test_goal_monthly_needed_rounds_half_to_even():
 
 
 def _makers() -> dict:
-    cats = [f"cat_{i:02d}" for i in range(1, 15)]
     day = lambda rng: f"2026-0{rng.choice([5, 6])}-{rng.randint(1, 15):02d}"
     return {
         "add_expense": lambda rng, s: {"amount": money_ops.amount(rng, s, 1, 120),
-                                       "merchant": "Shop", "category_id": rng.choice(cats),
+                                       "merchant": "Shop",
+                                       "category_id": rng.choice(s["categories"].ids()),
                                        "date": day(rng)},
         "update_expense": lambda rng, s: {"expense_id": rng.choice(s["expenses"].ids()),
                                           "amount": money_ops.amount(rng, s, 1, 120)},

@@ -44,7 +44,7 @@ PAGED: dict[str, dict[str, tuple[str, Spec]]] = {  # server -> tool -> (rows fie
         "list_transactions": ("transactions", S("transaction_id", {}, {"type": "card_purchase"},
                                                 "transactions")),
         "search_transactions": ("transactions", S("transaction_id", {"query": "ar"},
-                                                  {"query": "ar", "account_id": "acc_006"})),
+                                                  {"query": "er"})),
         "list_payees": ("payees", S("payee_id", {}, {"kind": "person"}, "payees")),
     },
     "trading": {

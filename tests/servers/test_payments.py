@@ -12,16 +12,31 @@ from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.payments import DOMAIN
 from tests.servers import money_ops
-from tests.servers.common import fails, ok, runtime_fixture, state
+from tests.servers.common import assert_world_varies, fails, ok, row_where, runtime_fixture, state
 from tests.servers.money_ops import SEEDS
 
 rt = runtime_fixture(DOMAIN)
 
 
+def _contacts(rt: Runtime) -> list[str]:
+    """Two contact ids of this world (contacts are a seeded sample of the world's people)."""
+    return state(rt)["contacts"].ids()[:2]
+
+
+def _method(rt: Runtime, kind: str) -> str:
+    return row_where(rt, "methods", kind=kind)["method_id"]
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("payments", {"contacts": None, "methods": None,
+                                     "payments": "status", "requests": "status"})
+
+
 def test_new_payments_are_stamped_in_creation_order_past_an_hour_and_a_day(rt):
     # 24 * 60 + 5 payments cross both the hour and the day; a minute-of-hour stamp wraps.
-    made = [ok(rt, "send_payment", {"contact_id": "p_002", "amount": 0.01, "note": "x",
-                                    "method_id": "pm_card_1"}) for _ in range(24 * 60 + 5)]
+    friend, card = _contacts(rt)[0], _method(rt, "card")
+    made = [ok(rt, "send_payment", {"contact_id": friend, "amount": 0.01, "note": "x",
+                                    "method_id": card}) for _ in range(24 * 60 + 5)]
     stamps = [p["created_at"] for p in made]
     assert stamps == sorted(set(stamps)), "a later payment is stamped earlier (or the same)"
     newest = ok(rt, "list_payments", {"limit": 3})["payments"]
@@ -29,9 +44,10 @@ def test_new_payments_are_stamped_in_creation_order_past_an_hour_and_a_day(rt):
 
 
 def test_requests_are_stamped_in_creation_order_too(rt):
-    first = ok(rt, "request_payment", {"contact_id": "p_003", "amount": 2, "note": "y"})
-    paid = ok(rt, "send_payment", {"contact_id": "p_002", "amount": 1, "note": "x"})
-    second = ok(rt, "request_payment", {"contact_id": "p_003", "amount": 3, "note": "z"})
+    payer, friend = _contacts(rt)
+    first = ok(rt, "request_payment", {"contact_id": payer, "amount": 2, "note": "y"})
+    paid = ok(rt, "send_payment", {"contact_id": friend, "amount": 1, "note": "x"})
+    second = ok(rt, "request_payment", {"contact_id": payer, "amount": 3, "note": "z"})
     assert first["created_at"] < paid["created_at"] < second["created_at"]
 
 
@@ -45,9 +61,10 @@ def test_seeds_cover_eur_usd_and_jpy():
 def test_amounts_are_in_the_world_currency_and_refused_beyond_its_decimals(rt):
     wallet = ok(rt, "get_wallet", {})
     assert wallet["currency"] == "EUR"
-    fails(rt, "send_payment", {"contact_id": "p_002", "amount": 10.005, "note": "x"},
+    friend = _contacts(rt)[0]
+    fails(rt, "send_payment", {"contact_id": friend, "amount": 10.005, "note": "x"},
           "amount 10.005 has more decimals than EUR allows (2)")
-    paid = ok(rt, "send_payment", {"contact_id": "p_002", "amount": 10.01, "note": "x"})
+    paid = ok(rt, "send_payment", {"contact_id": friend, "amount": 10.01, "note": "x"})
     assert (paid["amount"], paid["currency"]) == (10.01, "EUR")
     after = ok(rt, "get_wallet", {})["balance"]
     assert Decimal(repr(wallet["balance"])) - Decimal("10.01") == Decimal(repr(after))
@@ -59,9 +76,10 @@ def test_a_jpy_world_has_yen_amounts_without_decimals():
     wallet = ok(rt, "get_wallet", {})
     assert wallet["currency"] == "JPY" and isinstance(wallet["balance"], int)
     assert wallet["balance"] >= 300 * 150 - 1  # seeded from at least 300 USD-like units
-    fails(rt, "send_payment", {"contact_id": "p_002", "amount": 12.5, "note": "x"},
+    friend = _contacts(rt)[0]
+    fails(rt, "send_payment", {"contact_id": friend, "amount": 12.5, "note": "x"},
           "amount 12.5 has more decimals than JPY allows (0)")
-    paid = ok(rt, "send_payment", {"contact_id": "p_002", "amount": 1500, "note": "x"})
+    paid = ok(rt, "send_payment", {"contact_id": friend, "amount": 1500, "note": "x"})
     assert paid["amount"] == 1500 and paid["currency"] == "JPY"
     assert ok(rt, "get_wallet", {})["balance"] == wallet["balance"] - 1500
     for p in ok(rt, "list_payments", {"limit": 100})["payments"]:
@@ -69,14 +87,18 @@ def test_a_jpy_world_has_yen_amounts_without_decimals():
 
 
 def test_the_cap_on_one_payment_is_scaled_to_the_currency(rt):
-    fails(rt, "request_payment", {"contact_id": "p_003", "amount": 4500.01, "note": "x"},
+    payer = _contacts(rt)[0]
+    fails(rt, "request_payment", {"contact_id": payer, "amount": 4500.01, "note": "x"},
           "at most 4500.00 EUR")
-    ok(rt, "request_payment", {"contact_id": "p_003", "amount": 4500, "note": "x"})
+    ok(rt, "request_payment", {"contact_id": payer, "amount": 4500, "note": "x"})
 
 
 def _makers() -> dict:
     contact = lambda rng, s: rng.choice(s["contacts"].ids())
-    method = lambda rng, s: rng.choice(["pm_wallet", "pm_wallet", "pm_card_1", None])
+    def method(rng, s) -> str | None:  # the wallet (first) most, another method or the default
+        wallet, other = s["methods"].ids()[0], s["methods"].ids()[1]
+        return rng.choice([wallet, wallet, other, None])
+
     return {
         "send_payment": lambda rng, s: {"contact_id": contact(rng, s),
                                         "amount": money_ops.amount(rng, s, 1, 150),
@@ -96,11 +118,12 @@ def test_wallet_reconciles_with_payments_after_1000_random_operations(seed):
     rt = Runtime(DOMAIN, default_seed=seed)
     s = state(rt)
     opening, before = s.var("balance"), {r["payment_id"]: r for r in s["payments"].rows()}
+    wallet = next(m["method_id"] for m in s["methods"].rows() if m["kind"] == "wallet")
     done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
     assert len(done) > 200 and failed > 20  # both paths were exercised
     rows = s["payments"].rows()
     paid_out = sum(r["amount"] for r in rows if r["payment_id"] not in before
-                   and r["method_id"] == "pm_wallet")
+                   and r["method_id"] == wallet)
     was = {k: r["status"] for k, r in before.items()}
     refunded = sum(r["amount"] for r in rows if r["status"] == "refunded"
                    and was.get(r["payment_id"], "refunded") != "refunded")
