@@ -29,15 +29,27 @@ from prove_jax.rollout.task import RolloutConfig, Task
 from prove_jax.sampling import Sampler, SamplingParams
 from prove_jax.tools.chat import ChatFormat
 from prove_jax.tools.manager import MCPManager, ServerSpec
-from servers.core import ids
+from servers.core.runtime import Runtime
+from servers.registry import load_domain
 
-SEED = 0  # every task plays this world, whose built ids the calls below name
+SEED = 0  # every task plays this world; the calls below name its entities
+
+
+def _first(server: str, table: str, **where: str) -> str:
+    """The id of the first row of `table` with fields `where` in the world of SEED (ids are
+    opaque and seeded, and seeds vary which entities exist)."""
+    rows = Runtime(load_domain(server), default_seed=SEED).session(None).state[table]
+    return next(r[rows.key] for r in rows.rows() if all(r[k] == v for k, v in where.items()))
+
+
 TURNS = [  # (tool, arguments) per assistant turn, then the answer
     [("get_wallet", {}), ("list_accounts", {"type": "checking"})],
-    [("send_payment", ids.resolve({"contact_id": "p_002", "amount": 5, "note": "coffee"},
-                                  SEED))],
-    [("transfer_between_accounts", ids.resolve(
-        {"from_account_id": "acc_003", "to_account_id": "acc_001", "amount": 25}, SEED))],
+    [("send_payment", {"contact_id": _first("payments", "contacts"), "amount": 5,
+                       "note": "coffee"})],
+    [("transfer_between_accounts", {
+        "from_account_id": _first("banking", "accounts", type="savings", status="open"),
+        "to_account_id": _first("banking", "accounts", type="checking", status="open"),
+        "amount": 25})],
 ]
 
 
