@@ -39,6 +39,16 @@ PERSONAL = [("Dinner at {place}", 120, "restaurant", "Table booked for two.", [1
             ("Lunch with {person}", 60, "restaurant", "", [12], [12, 13])]
 
 
+def invitation_statuses(rng: random.Random) -> list[str]:
+    """The response status of each invitation, in order: how many there are and how many of
+    each vary by seed; every status occurs (tools and tasks need one of each), pending most."""
+    statuses = ["pending", "pending", "accepted", "declined", "tentative"]
+    statuses += rng.choices(["pending", "accepted", "declined", "tentative"], [10, 6, 3, 3],
+                            k=rng.randint(18, 27))  # listed unfiltered: over one page
+    rng.shuffle(statuses)
+    return statuses
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.set_var("user_email", user.email)
@@ -121,9 +131,8 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 f"{place.name}, {place.address}" if place else "Dr. Weiss dental practice",
                 desc, [person.email] if "{person}" in title else [])
     invitations: list[Row] = []
-    statuses = ["pending"] * 10 + ["accepted"] * 6 + ["declined"] * 3 + ["tentative"] * 3
-    for i, status in enumerate(statuses):
-        organizer = others[(7 * i + 3) % len(others)]
+    for i, status in enumerate(invitation_statuses(rng)):
+        organizer = rng.choice(others)
         title, minutes, desc = WORK[i % len(WORK)]
         org_company = world.company(organizer.company_id).name
         fill = {"company": org_company, "person": org_company, "title": organizer.title}
@@ -168,7 +177,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
     upcoming = [r for r in rows if dt.datetime.fromisoformat(r["start"]) > world.now
                 and r["recurrence"] == "none"]
     reminders = []
-    for r in rng.sample(upcoming, min(24, len(upcoming))):
+    for r in rng.sample(upcoming, min(rng.randint(22, 32), len(upcoming))):
         reminders.append({"reminder_id": f"rem_{len(reminders) + 1:04d}",
                           "event_id": r["event_id"],
                           "minutes_before": rng.choice([10, 15, 30, 60, 1440]),

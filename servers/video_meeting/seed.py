@@ -97,6 +97,46 @@ def _transcript(kind: str, rng: random.Random, speakers: list[str], host: str,
     return out
 
 
+# meetings scheduled and then called off: only video_meeting keeps them (the calendar drops
+# cancelled meetings), so their number can vary by seed without breaking the shared world
+CALLED_OFF_TOPICS = ["Offsite logistics", "Roadmap brainstorm", "Vendor intro call",
+                     "Office move planning", "Quarterly OKR check-in", "Pairing session",
+                     "Analytics deep-dive", "Launch readiness review", "Team lunch planning",
+                     "Pricing page review", "Security training Q&A", "Onboarding buddy chat"]
+CALLED_OFF_REASONS = ["Host is out sick", "Moved to email", "Covered in the weekly sync",
+                      "No longer needed", "Rescheduled after the offsite"]
+MAX_MEETINGS = 100  # list_meetings shows at most 100 a page; the world keeps under one page
+
+
+def _called_off(world: World, rng: random.Random) -> list[dict]:
+    """A seeded number of extra cancelled meetings, on weekdays around the reference date."""
+    room = MAX_MEETINGS - len(world.meetings)
+    rows = []
+    for topic in rng.sample(CALLED_OFF_TOPICS, min(room, rng.randint(1, 10))):
+        day = REFERENCE_DATE + dt.timedelta(days=rng.randint(-30, 20))
+        day -= dt.timedelta(days=max(0, day.weekday() - 4))  # a weekend one moves to Friday
+        start = dt.datetime.combine(day, dt.time(rng.randint(9, 16)), tzinfo=world.tz)
+        host = world.user if rng.random() < 0.6 else rng.choice(world.people[1:])
+        guests = [p for p in rng.sample(world.people[1:], rng.randint(1, 4)) if p != host]
+        if host != world.user:
+            guests.append(world.user)
+        rows.append({
+            "meeting_id": f"mtg_{len(world.meetings) + len(rows) + 1:04d}", "topic": topic,
+            "agenda": "", "host_id": host.id, "start": _fmt(start),
+            "duration_minutes": rng.choice([30, 30, 45, 60]), "status": "cancelled",
+            "join_url": f"https://zoom.example.com/j/{rng.randint(10**9, 10**10 - 1)}",
+            "passcode": f"{rng.randint(0, 999999):06d}", "waiting_room": rng.random() < 0.6,
+            "auto_record": False,
+            "participants": [{"person_id": host.id, "role": "host", "rsvp": "accepted",
+                              "attended": None}] + [
+                {"person_id": p.id, "role": "attendee",
+                 "rsvp": "accepted" if p == world.user else rng.choice(["accepted", "pending"]),
+                 "attended": None} for p in guests],
+            "created_at": _fmt(start - dt.timedelta(days=rng.randint(2, 20), hours=3)),
+            "cancel_reason": rng.choice(CALLED_OFF_REASONS)})
+    return rows
+
+
 def build(s: State, world: World, rng: random.Random) -> None:
     user = world.user
     s.table("people", key="person_id", kind="person",
@@ -105,6 +145,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
          for p in world.people])
     names = {p.id: p.name for p in world.people}
     meetings, recordings = [], []
+    record_rate = rng.uniform(0.8, 0.98)  # how much this user's org records its meetings
     # the world's meetings: calendar holds the same ones as events (same title, times, people)
     for m in world.meetings:
         start, kind, duration = m.start, m.kind, m.minutes
@@ -121,7 +162,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
             people.append({"person_id": pid, "role": "attendee", "rsvp": rsvp,
                            "attended": attended})
         meeting_id = m.id
-        auto_record = kind not in ("one_on_one", "hiring") and rng.random() < 0.85
+        auto_record = kind not in ("one_on_one", "hiring") and rng.random() < record_rate
         meetings.append({
             "meeting_id": meeting_id, "topic": m.topic, "agenda": m.agenda,
             "host_id": host.id, "start": _fmt(start),
@@ -136,7 +177,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
             length = max(5, duration - rng.randint(0, 10))
             recent = start.date() >= REFERENCE_DATE - dt.timedelta(days=3)
             transcript_status = ("processing" if recent else
-                                 "none" if len(recordings) % 7 == 3 else "ready")
+                                 "none" if rng.random() < 0.15 else "ready")
             recordings.append({
                 "recording_id": f"rec_{len(recordings) + 1:04d}", "meeting_id": meeting_id,
                 "start": _fmt(start + dt.timedelta(minutes=rng.randint(0, 3))),
@@ -145,6 +186,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 "transcript_status": transcript_status,
                 "transcript": (_transcript(kind, rng, attended, host.id, names, m.company,
                                            length) if transcript_status == "ready" else [])})
+    meetings += _called_off(world, rng)
     s.table("meetings", key="meeting_id", kind="meeting",
             hint="use list_meetings to see meeting ids").load(meetings)
     s.set_var("__seq_mtg", len(meetings))

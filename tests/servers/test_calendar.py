@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from servers.calendar import DOMAIN
-from tests.servers.common import digest, fails, ok, ok_all, runtime_fixture, state
+from servers.core import clock
+from tests.servers.common import (
+    assert_world_varies,
+    digest,
+    fails,
+    ok,
+    ok_all,
+    runtime_fixture,
+    state,
+)
 
 rt = runtime_fixture(DOMAIN)
 # The seeded calendar ends in July (the world's meetings run three weeks past the reference
@@ -16,6 +27,22 @@ def _team_sync(rt) -> str:
     """The weekly team sync's event id (Mondays 10:00-11:00, the same as on video_meeting)."""
     found = ok(rt, "search_events", {"query": "Weekly team sync"})["events"]
     return next(e["event_id"] for e in found if e["recurrence"] == "weekly")
+
+
+def _one_off_events(rt, upcoming: bool) -> list[dict]:
+    """The seeded one-off events still to come (or already over), soonest first."""
+    s, now = state(rt), clock.now(state(rt))
+    rows = [r for r in s["events"].rows() if r["recurrence"] == "none"
+            and (dt.datetime.fromisoformat(r["end"]) > now) == upcoming]
+    return sorted(rows, key=lambda r: r["start"])
+
+
+def _meeting_with_guests(rt) -> dict:
+    """An upcoming one-off work event the user organised, with guests from the directory."""
+    directory = state(rt)["directory"]
+    return next(r for r in _one_off_events(rt, upcoming=True)
+                if r["calendar_id"] == "cal_work" and r["invitation_id"] is None
+                and r["attendees"] and r["attendees"][0] in directory)
 
 
 def _budget_pair(rt) -> tuple[str, str]:
@@ -68,58 +95,64 @@ def test_free_slots_skip_busy_time_and_weekends(rt):
 
 
 def test_accepting_then_declining_an_invitation(rt):
-    out = ok(rt, "respond_to_invitation", {"invitation_id": "inv_0001",
-                                            "response": "accepted"})
+    inv = ok(rt, "list_invitations", {"status": "pending"})["invitations"][0]
+    inv_id = inv["invitation_id"]
+    assert inv["event_id"] is None
+    out = ok(rt, "respond_to_invitation", {"invitation_id": inv_id, "response": "accepted"})
     event_id = out["event_id"]
     event = ok(rt, "get_event", {"event_id": event_id})
-    assert event["invitation_id"] == "inv_0001"
-    assert event["organizer"] == "emma.tanaka@novacapital.com"
+    assert event["invitation_id"] == inv_id
+    assert event["organizer"] == inv["organizer"] != state(rt).var("user_email")
     day = event["start"][:10]
     listed = ok(rt, "list_events", {"start_date": day, "end_date": day})["events"]
     assert event_id in [e["event_id"] for e in listed]
     # the organizer owns the time; the user can only respond
     moved = rt.call("move_event", {"event_id": event_id, "new_start": f"{day}T16:00"})
     assert not moved.ok and "only the organizer" in moved.error
-    ok(rt, "respond_to_invitation", {"invitation_id": "inv_0001", "response": "declined"})
+    ok(rt, "respond_to_invitation", {"invitation_id": inv_id, "response": "declined"})
     assert event_id not in state(rt)["events"]
     before = digest(rt)
-    again = rt.call("respond_to_invitation", {"invitation_id": "inv_0001",
+    again = rt.call("respond_to_invitation", {"invitation_id": inv_id,
                                               "response": "declined"})
     assert not again.ok and "already declined" in again.error
     assert digest(rt) == before
 
 
 def test_deleting_an_invited_event_declines_it_and_drops_reminders(rt):
-    inv = state(rt)["invitations"].get("inv_0012")
-    event_id = inv["event_id"]
+    inv = ok(rt, "list_invitations", {"status": "accepted"})["invitations"][0]
+    inv_id, event_id = inv["invitation_id"], inv["event_id"]
     n_rem = len(ok(rt, "list_reminders", {"event_id": event_id})["reminders"])
     ok(rt, "add_reminder", {"event_id": event_id, "minutes_before": 5})
     out = ok(rt, "delete_event", {"event_id": event_id})
-    assert out["reminders_deleted"] == n_rem + 1 and out["invitation_id"] == "inv_0012"
-    assert state(rt)["invitations"].get("inv_0012")["status"] == "declined"
+    assert out["reminders_deleted"] == n_rem + 1 and out["invitation_id"] == inv_id
+    assert state(rt)["invitations"].get(inv_id)["status"] == "declined"
     assert not rt.call("get_event", {"event_id": event_id}).ok
 
 
 def test_availability_comes_from_shared_events(rt):
-    event = ok(rt, "get_event", {"event_id": "evt_0027"})
+    event_id = _meeting_with_guests(rt)["event_id"]
+    event = ok(rt, "get_event", {"event_id": event_id})
     guest = event["attendees"][0]
     busy = ok(rt, "check_availability", {"email": guest, "start": event["start"],
                                           "end": event["end"]})
-    assert not busy["available"] and busy["busy"][0]["event_id"] == "evt_0027"
+    assert not busy["available"] and busy["busy"][0]["event_id"] == event_id
     unknown = rt.call("check_availability", {"email": "nobody@example.com",
                                              "start": event["start"], "end": event["end"]})
     assert not unknown.ok and "directory" in unknown.error
 
 
 def test_reminders_duplicate_and_past_events(rt):
-    ok(rt, "add_reminder", {"event_id": "evt_0027", "minutes_before": 45})
-    dup = rt.call("add_reminder", {"event_id": "evt_0027", "minutes_before": 45})
+    seeded = len(state(rt)["reminders"].rows())
+    upcoming = _meeting_with_guests(rt)["event_id"]
+    ok(rt, "add_reminder", {"event_id": upcoming, "minutes_before": 45})
+    dup = rt.call("add_reminder", {"event_id": upcoming, "minutes_before": 45})
     assert not dup.ok and "already has" in dup.error
-    past = rt.call("add_reminder", {"event_id": "evt_0005", "minutes_before": 10})
+    over = _one_off_events(rt, upcoming=False)[0]["event_id"]
+    past = rt.call("add_reminder", {"event_id": over, "minutes_before": 10})
     assert not past.ok and "already over" in past.error
     rems = ok_all(rt, "list_reminders", {}, "reminders")
     times = [r["remind_at"] for r in rems]
-    assert times == sorted(times) and len(rems) == 25
+    assert times == sorted(times) and len(rems) == seeded + 1 > 21
 
 
 def test_update_event_keeps_the_14_day_limit_of_create_event(rt):
@@ -156,3 +189,8 @@ def test_clash_messages_give_both_events_start_and_end_with_dates(rt):
     error = fails(rt, "update_event", {"event_id": first, "recurrence": "daily"})
     assert (f"{QUIET_THU}T09:00+02:00–{QUIET_THU}T10:00+02:00 overlaps event {second} "
             f"'Budget planning' ({QUIET_THU}T09:30+02:00–{QUIET_THU}T10:30+02:00)") in error
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("calendar", {"events": "status", "invitations": "status",
+                                     "reminders": "method"})

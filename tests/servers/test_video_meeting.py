@@ -8,10 +8,11 @@ import functools
 
 import pytest
 
+from servers.core import ids
 from servers.core.runtime import Runtime
 from servers.core.world import make_world
 from servers.video_meeting import DOMAIN
-from tests.servers.common import fails, ok, runtime_fixture
+from tests.servers.common import assert_world_varies, fails, ok, runtime_fixture, state
 
 rt = runtime_fixture(DOMAIN)
 CUSTOMER = ("Customer call: ", "Partnership intro: ", "Contract renewal: ")
@@ -30,6 +31,11 @@ def _seeded() -> dict[str, dict]:
             "past": next(m for m in listed if m["status"] == "ended")}
 
 
+def _person(rt, n: int) -> str:
+    """The opaque id of the world's `n`th person (0: the user), as the people table holds it."""
+    return ids.opaque(state(rt).id_salt, make_world(0).people[n].id)
+
+
 def _hosted() -> str:
     return _seeded()["hosted"]["meeting_id"]
 
@@ -40,7 +46,7 @@ def _not_hosted() -> str:
 
 def test_participants_are_world_people_with_exact_names_and_emails(rt):
     world = make_world(0)
-    by_id = {p.id: p for p in world.people}
+    by_id = {ids.opaque(world.seed, p.id): p for p in world.people}  # as the state holds them
     for m in ok(rt, "list_meetings", {"status": "all", "limit": 100})["meetings"]:
         for p in ok(rt, "get_meeting", {"meeting_id": m["meeting_id"]})["participants"]:
             assert (p["name"], p["email"]) == (by_id[p["person_id"]].name,
@@ -50,7 +56,7 @@ def test_participants_are_world_people_with_exact_names_and_emails(rt):
                                        "duration_minutes": 30,
                                        "participants": [guest.email.upper()]})
     assert [(p["person_id"], p["name"], p["role"]) for p in new["participants"]] == [
-        (world.user.id, world.user.name, "host"), (guest.id, guest.name, "attendee")]
+        (_person(rt, 0), world.user.name, "host"), (_person(rt, 7), guest.name, "attendee")]
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -58,12 +64,15 @@ def test_participants_are_world_people_with_exact_names_and_emails(rt):
     ({"start": "2026-06-20 10:00"}, "YYYY-MM-DDTHH:MM"),
     ({"start": "2027-07-01T10:00"}, "more than a year"),
     ({"participants": ["nobody@nowhere.com"]}, "not a person id or email"),
-    ({"participants": ["p_002", "p_002"]}, "more than once"),
-    ({"participants": ["p_001"]}, "you are the host"),
+    ({"participants": [1, 1]}, "more than once"),
+    ({"participants": [0]}, "you are the host"),
 ])
 def test_bad_schedules_fail_and_change_nothing(rt, args, needle):
+    if "participants" in args:  # a number n stands for the world's nth person (0: the user)
+        args = {"participants": [_person(rt, p) if isinstance(p, int) else p
+                                 for p in args["participants"]]}
     base = {"topic": "Sync", "start": "2026-06-20T10:00", "duration_minutes": 30,
-            "participants": ["p_002"]}
+            "participants": [_person(rt, 1)]}
     fails(rt, "schedule_meeting", {**base, **args}, needle)
 
 
@@ -84,8 +93,8 @@ def test_only_the_host_can_change_or_cancel(rt):
     fails(rt, "update_meeting", {"meeting_id": not_hosted, "topic": "Mine now"},
            "only its host", host)
     fails(rt, "cancel_meeting", {"meeting_id": not_hosted}, "only its host")
-    fails(rt, "add_participants", {"meeting_id": not_hosted, "participants": ["p_002"]},
-           "only its host")
+    fails(rt, "add_participants", {"meeting_id": not_hosted,
+                                   "participants": [_person(rt, 1)]}, "only its host")
 
 
 def test_cancel_twice_fails_the_second_time(rt):
@@ -118,17 +127,18 @@ def test_add_and_remove_participants(rt):
     hosted = _hosted()
     invited = ok(rt, "get_meeting", {"meeting_id": hosted})["participants"]
     guest = invited[1]["email"]  # already invited
-    assert "p_002" not in [p["person_id"] for p in invited]
-    out = ok(rt, "add_participants", {"meeting_id": hosted, "participants": ["p_002", guest]})
-    assert [p["person_id"] for p in out["added"]] == ["p_002"]
+    new = next(_person(rt, n) for n in range(1, 20)
+               if _person(rt, n) not in [p["person_id"] for p in invited])
+    out = ok(rt, "add_participants", {"meeting_id": hosted, "participants": [new, guest]})
+    assert [p["person_id"] for p in out["added"]] == [new]
     assert out["already_invited"] == [guest]
-    fails(rt, "add_participants", {"meeting_id": hosted, "participants": ["p_002"]},
+    fails(rt, "add_participants", {"meeting_id": hosted, "participants": [new]},
            "already invited")
-    out = ok(rt, "remove_participant", {"meeting_id": hosted, "participant": "p_002"})
-    assert out["removed"]["person_id"] == "p_002" and out["participant_count"] == 4
-    fails(rt, "remove_participant", {"meeting_id": hosted, "participant": "p_002"},
+    out = ok(rt, "remove_participant", {"meeting_id": hosted, "participant": new})
+    assert out["removed"]["person_id"] == new and out["participant_count"] == 4
+    fails(rt, "remove_participant", {"meeting_id": hosted, "participant": new},
            "is not invited")
-    fails(rt, "remove_participant", {"meeting_id": hosted, "participant": "p_001"},
+    fails(rt, "remove_participant", {"meeting_id": hosted, "participant": _person(rt, 0)},
            "host can't be removed")
 
 
@@ -148,7 +158,8 @@ def test_transcripts_filter_by_speaker_and_respect_status(rt):
 
 
 def test_one_running_instant_meeting_at_a_time(rt):
-    first = ok(rt, "start_instant_meeting", {"topic": "Huddle", "participants": ["p_006"]})
+    first = ok(rt, "start_instant_meeting", {"topic": "Huddle",
+                                                   "participants": [_person(rt, 5)]})
     assert first["status"] == "in_progress" and first["start"].startswith("2026-06-15T12:0")
     fails(rt, "start_instant_meeting", {"topic": "Another"}, first["meeting_id"],
            "cancel_meeting")
@@ -163,3 +174,8 @@ def test_a_start_with_another_offset_is_converted_to_the_worlds_zone(rt, start):
     new = ok(rt, "schedule_meeting", {"topic": "Offsets", "start": start,
                                        "duration_minutes": 30, "participants": []})
     assert (new["start"], new["end"]) == ("2026-06-22T10:00+02:00", "2026-06-22T10:30+02:00")
+
+
+def test_world_varies_by_seed():
+    assert_world_varies("video_meeting", {"meetings": "status",
+                                          "recordings": "transcript_status"})
