@@ -65,7 +65,7 @@ PAGED: dict[str, dict[str, tuple[str, Spec]]] = {  # server -> tool -> (rows fie
         "list_invitations": ("invitations", S("invitation_id", {"include_past": True},
                                               {"status": "pending"}, "invitations")),
         # the only filter is an event id: seed 0's first event (ids.opaque(0, "evt_0001"))
-        "list_reminders": ("reminders", S("reminder_id", {}, {"event_id": "evt_fmxxj3"},
+        "list_reminders": ("reminders", S("reminder_id", {}, {"event_id": "evt_0001"},
                                           "reminders")),
     },
     "email": {
