@@ -113,8 +113,12 @@ def _split(items: list[int], n: int, rng: random.Random) -> list[list[int]]:
 
 
 def _gap_args(step: StepRecord) -> list[str]:
-    """Values a user must state and could forget: not derived, not a yes/no flag."""
-    return [a for a, f in step.filled.items() if f.user_sourced and not isinstance(f.value, bool)
+    """Values a user must state and could forget: required by the tool (without an optional
+    one, such as a `limit` or a filter, the call is still valid, so asking for it would be
+    the wrong habit), not derived, not a yes/no flag."""
+    required = set(step.node.required)
+    return [a for a, f in step.filled.items() if a in required and f.user_sourced
+            and not isinstance(f.value, bool)
             and "boolean" not in schema_types(step.node.properties.get(a, {}))]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from servers.registry import load_domain
 from tests.synthesis.common import config, run
 
 
@@ -90,6 +91,10 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
         assert not any(q in row["user_turns"][0] for q in quoted)  # withheld at first
         step = row["truth"]["steps"][m["gap"]["step"]][0]
         assert step["arguments"][m["gap"]["arg"]] == value
+        # only a required value is worth asking for: the call is valid without an optional one
+        server, _, tool = step["name"].rpartition("__")
+        schema = load_domain(server or m["server"]).tools[tool].input_schema
+        assert m["gap"]["arg"] in schema["required"], (step["name"], m["gap"]["arg"])
     assert sum(meta[r["id"]]["info"] == "missing" for r in rows) >= 0.7 * len(rows)
 
 
