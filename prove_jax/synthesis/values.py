@@ -34,10 +34,21 @@ from prove_jax.synthesis.schemas import (
 __all__ = ["ValueFiller", "extract"]
 
 MAX_OPTIONAL = 2
+PHONE_HEAD = re.compile(r"^(\+\d{1,3}[ -]\d+)[ -]")  # '+49 151' of '+49 151 23456789'
 # Words that make an argument the far end of a pair (end_date after start_date, max_price
 # above min_price, check_out after check_in): the pair's other end is found by swapping them.
 _PAIRS = {"end": "start", "to": "from", "until": "start", "out": "in", "max": "min",
           "return": "depart", "last": "first", "arrival": "departure"}
+
+
+def like_phone(sample: str, rng: random.Random) -> str:
+    """Another number in the format of `sample` ('+49 151 23456789'): the country code and the
+    first group (area or mobile prefix) kept, every later digit drawn."""
+    match = PHONE_HEAD.match(sample)
+    if match is None:
+        return sample
+    head, tail = match.group(1), sample[match.end(1):]
+    return head + re.sub(r"\d", lambda _: str(rng.randrange(10)), tail)
 
 
 def _start_of(arg: str, filled: dict[str, Filled]) -> Filled | None:
@@ -185,6 +196,11 @@ class ValueFiller:
             return self._query(node, schema, ctx, rng)
         pooled = [v for v in ctx.by_name.get(arg, []) if isinstance(v, str)
                   and check_value(v, schema) and (arg, v) not in avoid]
+        if pooled and not node.read_only and "phone" in arg:
+            # a new number looks like the world's own: its country code and prefix, new digits
+            value = like_phone(rng.choice(pooled), rng)
+            if check_value(value, schema):
+                return Filled(value, "generated")
         if pooled and (node.read_only or rng.random() < 0.3):
             return Filled(rng.choice(pooled), "context")
         text = gen_text(arg, schema, rng)

@@ -93,7 +93,7 @@ def get_contact(s: State, contact_id: ContactId) -> ContactDetail:
 def update_contact(
         s: State, contact_id: ContactId,
         title: Annotated[str | None, Arg("New job title", min_length=2, max_length=80)] = None,
-        phone: Annotated[str | None, Arg("New phone number, e.g. '+1-555-201-3344'",
+        phone: Annotated[str | None, Arg("New phone number, e.g. '+44 7700 900123'",
                                          pattern=PHONE)] = None,
         lifecycle_stage: Annotated[LifecycleStage | None, Arg("New lifecycle stage")] = None,
         owner_id: Annotated[str | None, Arg("Hand the contact to this sales rep (person id)"
@@ -146,7 +146,7 @@ def create_contact(
         account_id: Annotated[str, Arg("The account (company) they work at, e.g. 'co_h6qmc7' "
                                        "(from search_accounts or create_account)")],
         title: Annotated[str, Arg("Job title", max_length=80)] = "",
-        phone: Annotated[str | None, Arg("Phone number, e.g. '+1-555-201-3344'",
+        phone: Annotated[str | None, Arg("Phone number, e.g. '+44 7700 900123'",
                                          pattern=PHONE)] = None,
         lifecycle_stage: Annotated[LifecycleStage, Arg("Lifecycle stage")] = "lead",
         owner_id: Annotated[str | None, Arg("Sales rep who owns the contact (person id; "
