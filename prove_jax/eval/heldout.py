@@ -40,7 +40,7 @@ async def run_heldout(policy: Policy, chat: ChatFormat, manager: Any, tasks: Seq
     trajectories = await engine.run(jobs)
     rows = []
     for task, traj in zip(tasks, trajectories, strict=True):
-        _, errors, truth = await replay_row(manager, task.to_dict())
+        _, errors, truth, _ = await replay_row(manager, task.to_dict())
         # the episode file's schema (prove_jax.rollout.record), plus what success needs
         row = episode_record(task, traj, expected_hashes=truth, reward_config=config.reward)
         row.update(success=traj.failed is None and traj.snapshots == truth,

@@ -51,6 +51,7 @@ from prove_jax.rewards.prove import (
     r_cov,
     r_eff,
     r_name,
+    r_state,
     r_val,
 )
 from prove_jax.rewards.toolrl import multiset_jaccard, toolrl_reward
@@ -68,28 +69,30 @@ __all__ = [
     "CALL_VALIDITY", "KINDS", "OUTCOMES", "Call", "Match", "RewardConfig", "Truth", "TruthCall",
     "alignment", "budget", "canonical", "check_arguments", "json_equal", "match_calls",
     "multiset_jaccard", "parse_calls", "parse_truth", "prove_reward", "r_arg", "r_cov", "r_eff",
-    "r_name", "r_val", "score", "score_parsed", "toolrl_reward",
+    "r_name", "r_state", "r_val", "score", "score_parsed", "toolrl_reward",
 ]
 
 
 def score_parsed(calls: tuple[Call, ...], truth: Truth,
-                 config: RewardConfig | Mapping[str, Any] | None = None) -> dict[str, float]:
+                 config: RewardConfig | Mapping[str, Any] | None = None,
+                 end_state: Mapping[str, str] | None = None) -> dict[str, float]:
     """Score already-parsed calls against a parsed truth with the reward `config.kind` selects."""
     cfg = RewardConfig.coerce(config)
     if cfg.kind == "toolrl":
         return toolrl_reward(calls, truth, cfg.normalize_strings)
-    return prove_reward(calls, truth, cfg)
+    return prove_reward(calls, truth, cfg, end_state)
 
 
-def score(calls: Any, truth: Any,
-          config: RewardConfig | Mapping[str, Any] | None = None) -> dict[str, float]:
+def score(calls: Any, truth: Any, config: RewardConfig | Mapping[str, Any] | None = None,
+          end_state: Mapping[str, str] | None = None) -> dict[str, float]:
     """Score one trajectory from its JSON form; returns {component name: value, "total": ...}.
 
     `config`: None (PROVE defaults), a RewardConfig, or a dict / ConfigDict for
-    RewardConfig.from_dict. Raises ValueError on malformed input or config.
+    RewardConfig.from_dict. `end_state`: server -> clock-free hash of the episode's final
+    state, for the optional state term. Raises ValueError on malformed input or config.
     """
     cfg = RewardConfig.coerce(config)
-    return score_parsed(parse_calls(calls), parse_truth(truth), cfg)
+    return score_parsed(parse_calls(calls), parse_truth(truth), cfg, end_state)
 
 
 def alignment(calls: Any, truth: Any,

@@ -6,6 +6,8 @@ Fields (defaults are the paper's, REFERENCE.md §3):
   alpha              efficiency penalty scale α = 0.5
   beta               budget slack β = 0.5 (budget B = n_gt + ceil(β·n_gt)); β = 0: flat budget
   normalize_strings  compare string values after strip + casefold (off by default)
+  w_state            weight of the optional end-state term (0: the paper's formula; see
+                     prove_jax.rewards.prove.r_state)
   match_outcomes     outcomes of model calls that may match a truth call for R_cov / R_arg
                      (default: all four, the paper's rule; ["ok"] is an ablation, see
                      prove_jax.rewards). ToolRL ignores it.
@@ -36,6 +38,7 @@ class RewardConfig:
     w_eff: float = 0.15
     w_name: float = 0.2
     w_arg: float = 0.1
+    w_state: float = 0.0
     alpha: float = 0.5
     beta: float = 0.5
     normalize_strings: bool = False
@@ -45,7 +48,7 @@ class RewardConfig:
         if self.kind not in KINDS_OF_REWARD:
             raise ValueError(f"RewardConfig.kind: {self.kind!r} is not one of "
                              f"{', '.join(KINDS_OF_REWARD)}")
-        for f in ("w_val", "w_cov", "w_eff", "w_name", "w_arg", "alpha", "beta"):
+        for f in ("w_val", "w_cov", "w_eff", "w_name", "w_arg", "w_state", "alpha", "beta"):
             v = getattr(self, f)
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
                 raise ValueError(f"RewardConfig.{f}: must be a finite number, got {v!r}")

@@ -9,7 +9,7 @@ needs calls. Bounds: R_val, R_cov, R_name, R_arg in [0, 1]; -α·N / max(B, 1) <
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from prove_jax.rewards.config import RewardConfig
 from prove_jax.rewards.matching import Match, match_calls
@@ -87,9 +87,20 @@ def r_arg(match: Match, truth: Truth) -> float:
     return total / pairs if pairs else 0.0
 
 
-def prove_reward(calls: Sequence[Call], truth: Truth,
-                 config: RewardConfig | None = None) -> dict[str, float]:
-    """Every component ("val", "cov", "eff", "name", "arg") and their weighted "total".
+def r_state(truth: Truth, end_state: Mapping[str, str] | None) -> float | None:
+    """1 when every server the truth writes ended in the truth's end state (clock-free hashes,
+    so any valid order of independent calls counts), else 0; None when either side has no
+    end state (a row made before end states, or an episode not snapshotted)."""
+    if truth.end_state is None or end_state is None:
+        return None
+    return float(all(end_state.get(s) == h for s, h in truth.end_state.items()))
+
+
+def prove_reward(calls: Sequence[Call], truth: Truth, config: RewardConfig | None = None,
+                 end_state: Mapping[str, str] | None = None) -> dict[str, float]:
+    """Every component ("val", "cov", "eff", "name", "arg", and "state" where the truth and
+    the episode both give an end state) and their weighted "total"; `w_state` = 0 (default)
+    keeps the paper's formula.
 
     Abstention tasks: total = 1 when the model makes no call, else 0; the components are still
     computed by the rules above (with no truth calls: cov 0, arg 0, name 0, eff = -α·N).
@@ -103,9 +114,13 @@ def prove_reward(calls: Sequence[Call], truth: Truth,
         "name": r_name(calls, truth),
         "arg": r_arg(match, truth),
     }
+    state = r_state(truth, end_state)
+    if state is not None:
+        out["state"] = state
     if truth.kind == "abstention":
         out["total"] = 0.0 if calls else 1.0
     else:
         out["total"] = (cfg.w_val * out["val"] + cfg.w_cov * out["cov"] + cfg.w_eff * out["eff"]
-                        + cfg.w_name * out["name"] + cfg.w_arg * out["arg"])
+                        + cfg.w_name * out["name"] + cfg.w_arg * out["arg"]
+                        + (cfg.w_state * state if state is not None else 0.0))
     return out

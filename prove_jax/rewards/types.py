@@ -32,7 +32,7 @@ OUTCOMES = ("ok", "execution_error", "schema_error", "unknown_tool")
 KINDS = ("normal", "clarification", "abstention")
 _OUTCOME_SET = frozenset(OUTCOMES)
 _MISSING = object()
-_TRUTH_KEYS = frozenset({"steps", "edges", "kind"})
+_TRUTH_KEYS = frozenset({"steps", "edges", "kind", "end_state"})
 _new = tuple.__new__  # NamedTuple construction without the Python-level __new__ (hot path)
 
 
@@ -57,7 +57,9 @@ class Truth(NamedTuple):
 
     `step_calls[s]` are the indices into `calls` of step s; `deps[s]` the steps that step s
     depends on (edge [j, s]); `dep_calls[s]` the indices of every call of those steps (a list);
-    `by_name` maps a tool name to its truth-call indices in order.
+    `by_name` maps a tool name to its truth-call indices in order. `end_state`: server ->
+    the clock-free hash of its state after the truth's replay, for the servers the truth
+    writes (None when the row carries none); any valid order of the calls reaches it.
     """
 
     calls: tuple[TruthCall, ...]
@@ -66,6 +68,7 @@ class Truth(NamedTuple):
     dep_calls: tuple[Sequence[int], ...]
     kind: str
     by_name: Mapping[str, tuple[int, ...]]
+    end_state: Mapping[str, str] | None = None
 
     @property
     def n_calls(self) -> int:
@@ -167,7 +170,8 @@ def parse_truth(truth: Any) -> Truth:
         raise ValueError(f"truth: must be an object, got {type(truth).__name__}")
     if not truth.keys() <= _TRUTH_KEYS:
         unknown = sorted(map(str, set(truth) - _TRUTH_KEYS))
-        raise ValueError(f"truth: unknown keys {unknown} (expected steps, edges, kind)")
+        raise ValueError(f"truth: unknown keys {unknown} (expected steps, edges, kind, "
+                         "end_state)")
     if "steps" not in truth:
         raise ValueError("truth: missing 'steps'")
     kind = truth.get("kind", "normal")
@@ -198,4 +202,14 @@ def parse_truth(truth: Any) -> Truth:
     deps = _edges(truth.get("edges", []), len(steps))
     dep_calls = tuple([u for j in d for u in step_calls[j]] if d else () for d in deps)
     return _new(Truth, (tuple(calls), tuple(step_calls), tuple(map(tuple, deps)), dep_calls,
-                        kind, {k: tuple(v) for k, v in by_name.items()}))
+                        kind, {k: tuple(v) for k, v in by_name.items()},
+                        _end_state(truth.get("end_state"))))
+
+
+def _end_state(value: Any) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(
+            type(k) is str and type(v) is str and v for k, v in value.items()):
+        raise ValueError(f"truth.end_state: must map server names to state hashes, got {value!r}")
+    return dict(value)

@@ -37,7 +37,8 @@ class ToolHost(Protocol):
 
     async def open_episode(self, servers: Any, seed: int) -> Any: ...
     async def call(self, episode: Any, tool: str, arguments: Any) -> Any: ...
-    async def snapshot(self, episode: Any, include_state: bool = False) -> dict[str, dict]: ...
+    async def snapshot(self, episode: Any, include_state: bool = False,
+                       clock_free: bool = False) -> dict[str, dict]: ...
     async def close_episode(self, episode: Any) -> None: ...
 
 
@@ -55,9 +56,15 @@ async def play_episode(task: Task, *, generate: Generate, tools: ToolHost, chat:
         traj.fail(f"timeout: episode exceeded {config.episode_timeout_s}s", "timeout")
     except Exception as err:  # the episode's failure, not the run's
         traj.fail(f"{type(err).__name__}: {err}")
+    # the state term compares clock-free hashes with the truth's end state, where it has one
+    clock_free = task.truth.get("end_state") is not None
     if session is not None:
         try:
-            traj.snapshots = {s: v["hash"] for s, v in (await tools.snapshot(session)).items()}
+            snaps = (await tools.snapshot(session, clock_free=True) if clock_free
+                     else await tools.snapshot(session))
+            traj.snapshots = {s: v["hash"] for s, v in snaps.items()}
+            if clock_free:
+                traj.end_state = {s: v["clock_free_hash"] for s, v in snaps.items()}
         except Exception as err:
             traj.fail(f"snapshot: {type(err).__name__}: {err}")
         try:
@@ -65,7 +72,7 @@ async def play_episode(task: Task, *, generate: Generate, tools: ToolHost, chat:
         except Exception as err:  # closing is best effort; the record is complete
             traj.fail(f"close: {type(err).__name__}: {err}")
     try:
-        traj.rewards = score(traj.reward_calls(), task.truth, config.reward)
+        traj.rewards = score(traj.reward_calls(), task.truth, config.reward, traj.end_state)
     except ValueError as err:
         traj.fail(f"reward: {err}")
     traj.timings["total_s"] = time.perf_counter() - start

@@ -57,6 +57,8 @@ class Trajectory:
     prompt_len: int = 0
     calls: list[CallRecord] = field(default_factory=list)
     snapshots: dict[str, str] = field(default_factory=dict)  # server -> state hash at the end
+    # server -> clock-free hash at the end, where the truth has an end state to compare with
+    end_state: dict[str, str] | None = None
     rewards: dict[str, float] = field(default_factory=dict)
     finish_reason: str = "running"  # answered | max_assistant_turns | max_user_turns |
     #                  max_total_tokens | length | stop_token | failed | timeout
@@ -103,7 +105,7 @@ class Trajectory:
         return {"task_id": self.task_id, "sample": self.sample, "seed": self.seed,
                 "tokens": self.tokens, "loss_mask": self.loss_mask, "logprobs": self.logprobs,
                 "prompt_len": self.prompt_len, "calls": [vars(c) for c in self.calls],
-                "snapshots": self.snapshots, "rewards": self.rewards,
-                "finish_reason": self.finish_reason, "failed": self.failed,
+                "snapshots": self.snapshots, "end_state": self.end_state,
+                "rewards": self.rewards, "finish_reason": self.finish_reason, "failed": self.failed,
                 "assistant_turns": self.assistant_turns, "user_turns": self.user_turns,
                 "timings": self.timings}

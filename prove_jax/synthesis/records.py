@@ -86,10 +86,15 @@ class Conversation:
     trace: list[str]  # states visited
     stats: dict[str, Any]
     intended: list[dict] = field(default_factory=list)  # abstention: what was asked for
+    # server -> clock-free state hash after replaying the truth, for the servers it writes
+    end_state: dict[str, str] = field(default_factory=dict)
 
     def truth(self) -> dict:
-        return {"steps": [[s.call()] for s in self.steps], "edges": self.edges,
-                "kind": self.kind}
+        out = {"steps": [[s.call()] for s in self.steps], "edges": self.edges,
+               "kind": self.kind}
+        if self.end_state:
+            out["end_state"] = dict(sorted(self.end_state.items()))
+        return out
 
     def row(self) -> dict:
         return {"id": self.plan.id, "servers": list(self.plan.servers),

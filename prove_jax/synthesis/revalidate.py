@@ -22,8 +22,10 @@ from prove_jax.tools.manager import MCPManager, ServerSpec
 __all__ = ["replay_row", "revalidate"]
 
 
-async def replay_row(manager: MCPManager, row: dict) -> tuple[int, int, dict[str, str]]:
-    """(calls, errors, server -> final state hash) of one row's truth on a new episode."""
+async def replay_row(manager: MCPManager, row: dict
+                     ) -> tuple[int, int, dict[str, str], dict[str, str]]:
+    """(calls, errors, server -> final state hash, server -> its clock-free hash) of one row's
+    truth on a new episode."""
     episode = await manager.open_episode(row["servers"], row["seed"])
     calls = errors = 0
     try:
@@ -32,16 +34,17 @@ async def replay_row(manager: MCPManager, row: dict) -> tuple[int, int, dict[str
                 calls += 1
                 result = await manager.call(episode, call["name"], call["arguments"])
                 errors += not result.ok
-        hashes = {s: v["hash"] for s, v in (await manager.snapshot(episode)).items()}
+        snaps = await manager.snapshot(episode, clock_free=True)
     finally:
         await manager.close_episode(episode)
-    return calls, errors, hashes
+    return (calls, errors, {s: v["hash"] for s, v in snaps.items()},
+            {s: v["clock_free_hash"] for s, v in snaps.items()})
 
 
-async def _replay_all(rows: Sequence[dict], transport: str
-                      ) -> list[tuple[int, int, dict[str, str] | None, str | None]]:
-    """(calls, errors, hashes, why a row could not be replayed) per row: a row whose session
-    cannot open (or whose replay breaks) is reported, not the end of the check."""
+async def _replay_all(rows: Sequence[dict], transport: str) -> list[tuple]:
+    """(calls, errors, hashes, clock-free hashes, why a row could not be replayed) per row: a
+    row whose session cannot open (or whose replay breaks) is reported, not the end of the
+    check."""
     servers = sorted({s for r in rows for s in r["servers"]})
     out = []
     async with MCPManager([ServerSpec(s, transport) for s in servers], call_timeout=60) as mgr:
@@ -49,7 +52,7 @@ async def _replay_all(rows: Sequence[dict], transport: str
             try:
                 out.append((*await replay_row(mgr, row), None))
             except Exception as err:
-                out.append((0, 0, None, f"{type(err).__name__}: {err}"))
+                out.append((0, 0, None, None, f"{type(err).__name__}: {err}"))
     return out
 
 
@@ -60,9 +63,9 @@ async def revalidate(rows: Sequence[dict], n: int, seed: int = 0, transport: str
     sample = random.Random(seed).sample(candidates, min(n, len(candidates)))
     fresh = await _replay_all(sample, transport)
     local = await _replay_all(sample, "inprocess")
-    too_many, differ, unplayable = [], [], {}
-    for row, (calls, errors, hashes, why), (_, _, mine, why_local) in zip(sample, fresh, local,
-                                                                          strict=True):
+    too_many, differ, wrong_end, unplayable = [], [], [], {}
+    for row, (calls, errors, hashes, ends, why), (_, _, mine, _, why_local) in zip(
+            sample, fresh, local, strict=True):
         if why or why_local:
             unplayable[row["id"]] = why or why_local
             continue
@@ -70,11 +73,15 @@ async def revalidate(rows: Sequence[dict], n: int, seed: int = 0, transport: str
             too_many.append(row["id"])
         if hashes != mine or set(hashes) != set(row["servers"]):
             differ.append(row["id"])
+        expected = row["truth"].get("end_state") or {}
+        if any(ends.get(s) != h for s, h in expected.items()):
+            wrong_end.append(row["id"])
     return {"checked": len(sample), "transport": transport,
             "calls": sum(r[0] for r in fresh), "errors": sum(r[1] for r in fresh),
             "over_error_threshold": too_many, "hash_mismatch": differ,
-            "unplayable": unplayable,
-            "passed": not too_many and not differ and not unplayable}
+            "with_end_state": sum(bool(r["truth"].get("end_state")) for r in sample),
+            "end_state_mismatch": wrong_end, "unplayable": unplayable,
+            "passed": not too_many and not differ and not wrong_end and not unplayable}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -75,7 +75,7 @@ async def _one(index: int, eng: Engine) -> Conversation | Drop:
                     f"{type(err).__name__}: {err}")
     if isinstance(conv, Drop):
         return conv
-    rep = await replay(eng.manager, conv)
+    rep = await replay(eng.manager, conv, end_state=True)
     if rep.calls and rep.errors / rep.calls > eng.cfg.max_error_frac:
         return Drop(index, conv.plan.id, "replay_errors", f"{rep.errors}/{rep.calls}")
     if rep.mismatches:
@@ -83,6 +83,7 @@ async def _one(index: int, eng: Engine) -> Conversation | Drop:
     problems = credential_problems(conv)
     if problems:
         return Drop(index, conv.plan.id, "credential_untraced", "; ".join(problems[:3]))
+    conv.end_state = rep.end_state
     return conv
 
 

@@ -10,6 +10,7 @@ check what the paper checks, plus that the replay reproduces the generation run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ class Replay:
     errors: int
     mismatches: int
     hashes: dict[str, str]
+    end_state: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def _canon(value: Any) -> str:
@@ -47,12 +49,14 @@ def _canon(value: Any) -> str:
 
 
 async def replay(manager: Any, conv: Conversation, *, servers: list[str] | None = None,
-                 use_row_names: bool = False, snapshot: bool = False) -> Replay:
+                 use_row_names: bool = False, snapshot: bool = False,
+                 end_state: bool = False) -> Replay:
     """Run the truth on a new episode of the conversation's world.
 
     By default the episode holds only the servers the truth calls (distractor servers are
     never called); `use_row_names` opens every server of the row and calls the truth's own
-    exposed names, which also checks the row's routing."""
+    exposed names, which also checks the row's routing. `end_state`: also the clock-free
+    hash of every server the truth writes, after the replay (the truth's end state)."""
     steps = conv.steps
     if not steps:
         return Replay(0, 0, 0, {})
@@ -70,11 +74,15 @@ async def replay(manager: Any, conv: Conversation, *, servers: list[str] | None 
                 errors += 1
             elif _canon(result.payload) != _canon(s.payload):
                 mismatches += 1
-        hashes = {k: v["hash"] for k, v in (await manager.snapshot(episode)).items()} \
-            if snapshot else {}
+        snaps = await manager.snapshot(episode, clock_free=end_state) \
+            if snapshot or end_state else {}
+        hashes = {k: v["hash"] for k, v in snaps.items()} if snapshot else {}
+        written = {s.node.server for s in steps if not s.node.read_only}
+        ends = {k: v["clock_free_hash"] for k, v in snaps.items() if k in written} \
+            if end_state else {}
     finally:
         await manager.close_episode(episode)
-    return Replay(len(steps), errors, mismatches, hashes)
+    return Replay(len(steps), errors, mismatches, hashes, ends)
 
 
 def credential_problems(conv: Conversation) -> list[str]:

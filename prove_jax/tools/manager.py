@@ -370,14 +370,17 @@ class MCPManager:
         episode.seed = seed
         return out
 
-    async def snapshot(self, episode: Episode, include_state: bool = False) -> dict[str, dict]:
-        """server -> {"hash", ["state"]} for the episode's live sessions."""
+    async def snapshot(self, episode: Episode, include_state: bool = False,
+                       clock_free: bool = False) -> dict[str, dict]:
+        """server -> {"hash", ["clock_free_hash"], ["state"]} for the episode's live sessions
+        (`clock_free`: also the hash that leaves out clock-derived fields, as truth end states
+        record it)."""
         out = {}
+        args = {"include_state": include_state, **({"clock_free": True} if clock_free else {})}
         for server, (session, _) in episode.sessions.items():
             if server in episode.lost:
                 continue
-            out[server] = await self._control(server, "_session_snapshot",
-                                              {"include_state": include_state}, session)
+            out[server] = await self._control(server, "_session_snapshot", args, session)
         return out
 
     async def close_episode(self, episode: Episode) -> None:

@@ -212,3 +212,22 @@ def test_bools_are_not_numbers():
     truth = {"steps": [[tc("set_light", on=True, level=1)]]}
     # on=1 != True, level=True != 1: 0 of 2 values -> arg 0; total = 1.2
     check(score([call("set_light", on=1, level=True)], truth), arg=0, total=1.2)
+
+
+def test_state_term_hand_computed():
+    """The optional end-state term: 1 when every server the truth writes ended in its end
+    state, 0 when one did not; absent (and unweighted) when either side has no end state."""
+    calls = [as_model(c) for c in (ACCOUNT, BALANCE, TRANSFER, EMAIL)]
+    truth = {**CHAIN, "end_state": {"banking": "h1", "email": "h2"}}
+    on = {"w_state": 0.5}
+    reached = score(calls, truth, on, end_state={"banking": "h1", "email": "h2", "maps": "x"})
+    assert reached["state"] == 1.0 and reached["total"] == pytest.approx(1.3 + 0.5)
+    missed = score(calls, truth, on, end_state={"banking": "h1", "email": "other"})
+    assert missed["state"] == 0.0 and missed["total"] == pytest.approx(1.3)
+    lost = score(calls, truth, on, end_state={"banking": "h1"})  # a server never snapshotted
+    assert lost["state"] == 0.0
+    # the paper's formula by default: the term is reported, weighted 0
+    default = score(calls, truth, end_state={"banking": "h1", "email": "h2"})
+    assert default["state"] == 1.0 and default["total"] == pytest.approx(1.3)
+    check(score(calls, truth, on), total=1.3)  # no episode end state: no term at all
+    check(score(calls, CHAIN, on, end_state={"banking": "h1"}), total=1.3)  # no truth one

@@ -70,6 +70,10 @@ def test_malformed_calls(calls, message):
     ({"steps": [[tc("f")], [tc("g")]], "edges": {"0": 1}}, "truth.edges: must be a list"),
     ({"steps": [[tc("f")], [tc("g")], [tc("h")]], "edges": [[0, 1], [1, 2], [2, 1]]},
      "truth.edges: dependency cycle through steps [1, 2]"),
+    ({"steps": [[tc("f")]], "end_state": ["abc"]}, "truth.end_state: must map server names"),
+    ({"steps": [[tc("f")]], "end_state": {"bank": ""}}, "truth.end_state: must map server"),
+    ({"steps": [[tc("f")]], "end_state": {"bank": 3}}, "truth.end_state: must map server"),
+    ({"steps": [[tc("f")]], "end": {}}, "truth: unknown keys ['end']"),
 ])
 def test_malformed_truth(truth, message):
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -92,6 +96,7 @@ def test_tuples_work_like_lists():
     ({"w_vall": 0.5}, "reward config: unknown keys ['w_vall']"),
     ({"alpha": -1.0}, "RewardConfig.alpha: must be >= 0"),
     ({"beta": "0.5"}, "RewardConfig.beta: must be a finite number"),
+    ({"w_state": None}, "RewardConfig.w_state: must be a finite number"),
     ({"w_cov": float("nan")}, "RewardConfig.w_cov: must be a finite number"),
     ({"w_cov": True}, "RewardConfig.w_cov: must be a finite number"),
     ({"normalize_strings": 1}, "RewardConfig.normalize_strings: must be a bool"),
@@ -129,3 +134,5 @@ def test_every_experiment_config_builds_a_reward_config():
     for name in ("tiny", "qwen3_4b", "qwen3_8b", "qwen2_5_7b", "granite_4_1_8b"):
         c = importlib.import_module(f"configs.{name}").get_config()
         assert RewardConfig.from_dict(c.reward) == RewardConfig()
+    state = importlib.import_module("configs.smollm2_135m_state").get_config()
+    assert RewardConfig.from_dict(state.reward) == RewardConfig(w_state=0.5)

@@ -52,9 +52,9 @@ def _manager() -> MCPManager:
 async def _truth_hashes(mgr: MCPManager, task: Task) -> tuple[dict, dict]:
     """(final hashes of replaying the truth, hashes of the untouched world) on fresh sessions."""
     row = task.to_dict()
-    _, errors, final = await replay_row(mgr, row)
+    _, errors, final, _ = await replay_row(mgr, row)
     assert errors == 0, task.id
-    _, _, fresh = await replay_row(mgr, {**row, "truth": {"steps": []}})
+    _, _, fresh, _ = await replay_row(mgr, {**row, "truth": {"steps": []}})
     return final, fresh
 
 

@@ -42,7 +42,7 @@ async def _play():
     async with MCPManager([ServerSpec("payments", "inprocess")]) as mgr:
         engine = RolloutEngine(ScriptedPolicy(chat, SCRIPTS), mgr, chat, RolloutConfig())
         (traj,) = await engine.run([(task, 7, 0)])
-        _, _, expected = await replay_row(mgr, task.to_dict())
+        _, _, expected, _ = await replay_row(mgr, task.to_dict())
     return task, traj, expected
 
 

@@ -133,6 +133,14 @@ def test_independent_replay_on_fresh_stdio_processes(dataset):
     report = asyncio.run(revalidate(_rows(dataset), REVALIDATE, seed=0, transport="stdio"))
     assert report["checked"] == min(REVALIDATE, sum(1 for c in dataset.kept if c.steps))
     assert report["errors"] == 0 and report["passed"], report
+    # rows that write carry the end state replay reaches, and a fresh process reaches it
+    assert report["with_end_state"] > 0 and report["end_state_mismatch"] == []
+
+
+def test_rows_that_write_carry_their_end_state(dataset):
+    for conv in dataset.kept:
+        written = {s.node.server for s in conv.steps if not s.node.read_only}
+        assert set(conv.truth().get("end_state", {})) == written, conv.plan.id
 
 
 def test_replay_in_process_matches_generation(dataset):
