@@ -12,6 +12,7 @@ possible (the credential check needs it).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,8 +74,53 @@ class Shaped:
     gap: dict | None = None  # missing info: {"step", "arg", "value"} withheld, then supplied
 
 
-def arg_spec(arg: str, f: Filled, steps: list[StepRecord]) -> ArgSpec:
-    """How the user states one value (see verbalize.render_arg)."""
+def _id_prefix(value: Any) -> str | None:
+    """'bud_' of an id like 'bud_k7qm2x': ids of one kind share it (servers.core.ids)."""
+    if isinstance(value, str) and "_" in value and " " not in value:
+        return value[:value.index("_") + 1]
+    return None
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def _seen(steps: list[StepRecord], prefix: str) -> set[str]:
+    """Every id with `prefix` the conversation has shown by these steps: in their arguments
+    (what the user said) and their outputs."""
+    return {s for step in steps for part in (step.args, step.payload) for s in _strings(part)
+            if s.startswith(prefix)}
+
+
+def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -> bool:
+    """Does a back-reference ("the one you just got", "the one of that email") name exactly
+    one entity? Without `via`: the value is the only id of its kind shown so far, and the
+    previous step showed it. With `via`: the owner record holds no other id of the value's
+    kind (an email's from / to / cc would be three) and is the only one of its kind shown."""
+    prefix = _id_prefix(f.value)
+    if prefix is None:
+        return True  # not an id: nothing to mistake it for
+    if via is None:
+        return f.from_step == at - 1 and _seen(steps[:at], prefix) == {f.value}
+    if {s for s in _strings(f.element) if s.startswith(prefix)} != {f.value}:
+        return False
+    owner = key_of(f.element)
+    owner_prefix = _id_prefix(f.element.get(owner[0])) if owner else None
+    return owner_prefix is not None and len(_seen(steps[:at], owner_prefix)) == 1
+
+
+def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None) -> ArgSpec:
+    """How the user states one value (see verbalize.render_arg); `at` is the index of the
+    step it is for (default: after the last). A back-reference that would not single out
+    one entity among everything shown so far is stated as the value itself instead."""
+    at = len(steps) if at is None else at
     if f.source == "derived":
         source = steps[f.from_step] if f.from_step is not None else None
         if source is not None and source.lookup and f.entity is not None and f.entity.label:
@@ -85,8 +131,10 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord]) -> ArgSpec:
             else None
         if f.siblings > 1 and f.element is not None:
             pairs = describe(f.element, f.others or [])
-            if pairs:
+            if pairs and (via is None or _singles_out(f, steps, at, via)):
                 return ArgSpec(arg, f.value, "selector", f.kind, pairs=pairs, via=via)
+            return ArgSpec(arg, f.value, "literal", f.kind)
+        if not _singles_out(f, steps, at, via):
             return ArgSpec(arg, f.value, "literal", f.kind)
         return ArgSpec(arg, f.value, "back", f.kind, via=via)
     if f.source == "context" and f.kind and not f.kind.startswith("@") and \
@@ -98,7 +146,8 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord]) -> ArgSpec:
 
 def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = None
               ) -> StepSpec:
-    args = [ArgSpec(a, f.value, "withheld") if a == withheld else arg_spec(a, f, steps)
+    at = next((i for i, s in enumerate(steps) if s is step), len(steps))
+    args = [ArgSpec(a, f.value, "withheld") if a == withheld else arg_spec(a, f, steps, at)
             for a, f in step.filled.items()]
     n = step.node
     return StepSpec(n.name, n.server, n.description, n.read_only, args)

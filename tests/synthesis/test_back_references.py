@@ -1,0 +1,41 @@
+"""A back-reference ("that same one", "the one of that email") is used only where it names
+exactly one entity among everything the conversation has shown; otherwise the value itself is
+stated. These are the unsound-truth cases of issue #23: a budget called "that same one" after
+a list of budgets, a person "of that email" that has a sender and two recipients."""
+
+from __future__ import annotations
+
+from prove_jax.synthesis.dialogue import arg_spec
+from prove_jax.synthesis.records import Filled, StepRecord
+
+
+def _step(args: dict, payload: object) -> StepRecord:
+    return StepRecord(node=None, name="t", args=args, filled={}, payload=payload)
+
+
+def _back(value: str, from_step: int, element: dict | None = None) -> Filled:
+    return Filled(value, "derived", kind="budget" if element is None else "person",
+                  from_step=from_step, element=element)
+
+
+def test_that_same_one_needs_the_only_one_shown_by_the_previous_step():
+    made = _step({"name": "Food"}, {"budget_id": "bud_k7qm2x", "name": "Food"})
+    assert arg_spec("budget_id", _back("bud_k7qm2x", 0), [made], 1).how == "back"
+    listed = _step({}, {"budgets": [{"budget_id": "bud_k7qm2x"}, {"budget_id": "bud_p3hv9t"}]})
+    steps = [listed, made]
+    # the previous step made it, but a list before showed two budgets: say which
+    assert arg_spec("budget_id", _back("bud_k7qm2x", 1), steps, 2).how == "literal"
+    # shown only two steps back: "the one you just got" would be wrong
+    other = _step({"query": "x"}, {"results": []})
+    assert arg_spec("budget_id", _back("bud_k7qm2x", 0), [made, other], 2).how == "literal"
+
+
+def test_the_one_of_that_record_needs_one_id_of_that_kind_in_it():
+    one = {"email_id": "eml_aaaaa2", "from_id": "p_bbbbb2", "subject": "Hi"}
+    three = {**one, "to_ids": ["p_ccccc2", "p_ddddd2"]}
+    shown = [_step({}, {"email": one})]
+    assert arg_spec("person_id", _back("p_bbbbb2", 0, one), shown, 1).how == "back"
+    assert arg_spec("person_id", _back("p_bbbbb2", 0, three), [_step({}, {"email": three})],
+                    1).how == "literal"
+    two_emails = [_step({}, {"emails": [one, {**one, "email_id": "eml_eeeee2"}]})]
+    assert arg_spec("person_id", _back("p_bbbbb2", 0, one), two_emails, 1).how == "literal"
