@@ -18,7 +18,7 @@ from typing import Any
 
 from prove_jax.synthesis.graph import ToolNode
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
-from prove_jax.synthesis.schemas import describe, key_of, schema_types
+from prove_jax.synthesis.schemas import describe, key_of, schema_types, walk_records
 
 __all__ = ["ArgSpec", "DialogueSpec", "Shaped", "StepSpec", "TurnSpec", "foreign_spec",
            "shape"]
@@ -116,10 +116,39 @@ def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -
     return owner_prefix is not None and len(_seen(steps[:at], owner_prefix)) == 1
 
 
+def _seen_selector(f: Filled, steps: list[StepRecord], at: int) -> list[tuple[str, Any]] | None:
+    """Fields that single the value's entity out among every entity of its kind the
+    conversation has shown (its outputs' records, one per id), or None: some id of the kind
+    was only quoted, with no record to tell it apart, or no field tells them apart."""
+    prefix = _id_prefix(f.value)
+    if prefix is None:
+        return None
+    records: dict[str, dict] = {}
+    for step in steps[:at]:
+        for record in walk_records(step.payload):
+            key = key_of(record)
+            value = record.get(key[0]) if key else None
+            if isinstance(value, str) and value.startswith(prefix):
+                records.setdefault(value, record)
+    if f.value not in records or set(records) != _seen(steps[:at], prefix):
+        return None
+    mine = records[f.value]
+    return describe(mine, [mine, *(r for i, r in records.items() if i != f.value)])
+
+
+def _unambiguous(arg: str, f: Filled, steps: list[StepRecord], at: int) -> ArgSpec:
+    """A back-reference that would not single its entity out: named by what tells it apart
+    among everything shown ("the one whose name is 'Food'"), else by its value."""
+    pairs = _seen_selector(f, steps, at)
+    if pairs:
+        return ArgSpec(arg, f.value, "selector", f.kind, pairs=pairs)
+    return ArgSpec(arg, f.value, "literal", f.kind)
+
+
 def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None) -> ArgSpec:
     """How the user states one value (see verbalize.render_arg); `at` is the index of the
     step it is for (default: after the last). A back-reference that would not single out
-    one entity among everything shown so far is stated as the value itself instead."""
+    one entity among everything shown so far names it by what tells it apart, or by value."""
     at = len(steps) if at is None else at
     if f.source == "derived":
         source = steps[f.from_step] if f.from_step is not None else None
@@ -133,9 +162,10 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
             pairs = describe(f.element, f.others or [])
             if pairs and (via is None or _singles_out(f, steps, at, via)):
                 return ArgSpec(arg, f.value, "selector", f.kind, pairs=pairs, via=via)
-            return ArgSpec(arg, f.value, "literal", f.kind)
+            return _unambiguous(arg, f, steps, at) if pairs else \
+                ArgSpec(arg, f.value, "literal", f.kind)
         if not _singles_out(f, steps, at, via):
-            return ArgSpec(arg, f.value, "literal", f.kind)
+            return _unambiguous(arg, f, steps, at)
         return ArgSpec(arg, f.value, "back", f.kind, via=via)
     if f.source == "context" and f.kind and not f.kind.startswith("@") and \
             isinstance(f.value, str) and f.entity is not None:

@@ -23,11 +23,21 @@ def test_that_same_one_needs_the_only_one_shown_by_the_previous_step():
     assert arg_spec("budget_id", _back("bud_k7qm2x", 0), [made], 1).how == "back"
     listed = _step({}, {"budgets": [{"budget_id": "bud_k7qm2x"}, {"budget_id": "bud_p3hv9t"}]})
     steps = [listed, made]
-    # the previous step made it, but a list before showed two budgets: say which
+    # the previous step made it, but a list before showed two budgets with nothing to tell
+    # them apart: state the value
     assert arg_spec("budget_id", _back("bud_k7qm2x", 1), steps, 2).how == "literal"
-    # shown only two steps back: "the one you just got" would be wrong
+    # shown only two steps back: "the one you just got" would be wrong; its name, the only
+    # budget shown, says which
     other = _step({"query": "x"}, {"results": []})
-    assert arg_spec("budget_id", _back("bud_k7qm2x", 0), [made, other], 2).how == "literal"
+    two_back = arg_spec("budget_id", _back("bud_k7qm2x", 0), [made, other], 2)
+    assert (two_back.how, two_back.pairs) == ("selector", [("name", "Food")])
+    named = _step({}, {"budgets": [{"budget_id": "bud_k7qm2x", "name": "Food"},
+                                   {"budget_id": "bud_p3hv9t", "name": "Rent"}]})
+    among = arg_spec("budget_id", _back("bud_k7qm2x", 1), [named, made], 2)
+    assert (among.how, among.pairs) == ("selector", [("name", "Food")])
+    # a budget only quoted by the user has no record to tell it from: state the value
+    quoted = _step({"budget_id": "bud_p3hv9t"}, {"ok": True})
+    assert arg_spec("budget_id", _back("bud_k7qm2x", 1), [quoted, made], 2).how == "literal"
 
 
 def test_the_one_of_that_record_needs_one_id_of_that_kind_in_it():
