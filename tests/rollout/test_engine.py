@@ -7,27 +7,15 @@ import pytest
 
 from prove_jax.rollout.engine import RolloutEngine
 from prove_jax.rollout.task import RolloutConfig, Task
-from prove_jax.tools.chat import ChatFormat
 from prove_jax.tools.manager import MCPManager, ServerSpec
 from servers.core.runtime import Runtime
 from servers.registry import load_domain
 from tests.rollout.scripted import ScriptedPolicy, call, raw
-from tests.rollout.tokenizers import qwen3_tokenizer
 
 pytestmark = pytest.mark.anyio
 G = 4
 CAP = 6
 SERVERS = ("payments", "banking")
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-def chat() -> ChatFormat:
-    return ChatFormat(qwen3_tokenizer(), "qwen3")
 
 
 def step(name: str, **args) -> list[dict]:

@@ -7,10 +7,8 @@ import pytest
 
 from prove_jax.rollout.engine import RolloutEngine
 from prove_jax.rollout.task import RolloutConfig, Task
-from prove_jax.tools.chat import ChatFormat
 from prove_jax.tools.manager import CallResult, MCPManager, ServerSpec
 from tests.rollout.scripted import ScriptedPolicy, call
-from tests.rollout.tokenizers import qwen3_tokenizer
 
 pytestmark = pytest.mark.anyio
 TRUTH = {"steps": [[{"name": "get_wallet", "arguments": {}}]]}
@@ -18,16 +16,6 @@ SCRIPTS = {
     "chat": lambda seed, t: f"Answer {t}.",
     "wallet": lambda seed, t: [call("get_wallet", {})] if t == 0 else "You have money.",
 }
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-def chat() -> ChatFormat:
-    return ChatFormat(qwen3_tokenizer(), "qwen3")
 
 
 def task(tid: str, turns: int = 1, **kw) -> Task:

@@ -18,11 +18,6 @@ from tests.rollout.tokenizers import qwen3_tokenizer
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 async def test_tiny_random_model_plays_episodes():
     tokenizer = qwen3_tokenizer()
     chat = ChatFormat(tokenizer, "qwen3")

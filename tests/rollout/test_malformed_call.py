@@ -21,11 +21,6 @@ SCRIPTS = {"bad": lambda seed, t: [
     "You have money."][t]}
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 async def _play(reward: RewardConfig):
     chat = ChatFormat(qwen3_tokenizer(), "qwen3")
     task = Task("bad", ("payments",), ("[task bad] How much do I have?",), TRUTH)

@@ -19,17 +19,12 @@ from prove_jax.synthesis.run import run
 from prove_jax.synthesis.settings import SynthConfig
 from prove_jax.tools.chat import ChatFormat
 from prove_jax.tools.manager import MCPManager, ServerSpec
-from tests.rollout.tokenizers import granite_tokenizer, qwen3_tokenizer
+from tests.rollout.tokenizers import granite_tokenizer
 
 pytestmark = pytest.mark.anyio
 SERVERS = ("payments", "banking", "calendar", "email")
 MAX = {"normal": 1.3, "clarification": 1.3, "abstention": 1.0}  # PROVE defaults' best total
 CONFIG = RolloutConfig(max_assistant_turns=16, batch_wait_s=0.05)
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +33,6 @@ def dataset(tmp_path_factory):
     run(SynthConfig(num_examples=48, seed=0, servers=SERVERS, out_dir=str(out), progress=False))
     tasks = load_tasks(out / "train.jsonl") + load_tasks(out / "test.jsonl")
     return tasks, load_meta(out)
-
-
-@pytest.fixture(scope="module")
-def chat() -> ChatFormat:
-    return ChatFormat(qwen3_tokenizer(), "qwen3")
 
 
 def _manager() -> MCPManager:

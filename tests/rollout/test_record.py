@@ -30,11 +30,6 @@ SCRIPTS = {"rec": lambda seed, t: [
     "Done, nothing else."][t]}
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 async def _play():
     chat = ChatFormat(qwen3_tokenizer(), "qwen3")
     task = Task("rec", ("payments",), ("[task rec] How much do I have?", "Thanks, anything else?"),

@@ -9,23 +9,11 @@ import pytest
 from prove_jax.rewards import RewardConfig
 from prove_jax.rollout.engine import RolloutEngine
 from prove_jax.rollout.task import RolloutConfig, Task
-from prove_jax.tools.chat import ChatFormat
 from prove_jax.tools.manager import MCPManager, ServerSpec
 from tests.rollout.scripted import ScriptedPolicy, call
-from tests.rollout.tokenizers import qwen3_tokenizer
 
 pytestmark = pytest.mark.anyio
 SEED = 2
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-def chat() -> ChatFormat:
-    return ChatFormat(qwen3_tokenizer(), "qwen3")
 
 
 async def _contacts(mgr: MCPManager) -> list[str]:
