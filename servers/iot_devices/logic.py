@@ -1,10 +1,15 @@
 """iot_devices: pure rules on device rows (capabilities, human-readable status, automation
-descriptions). No domain here, so seed and the tool modules can both use it."""
+descriptions) and the seed's timestamps. No domain here, so the seed modules and the tool
+modules can all use it."""
 
 from __future__ import annotations
 
+import datetime as dt
+import random
+
+from servers.core import clock
 from servers.core.state import Row
-from servers.core.world import REFERENCE_DATE
+from servers.core.world import REFERENCE_DATE, World, days_ago
 from servers.iot_devices.catalog import MODELS, POWERED, WEEKDAYS
 
 TODAY = REFERENCE_DATE
@@ -130,3 +135,16 @@ def describe(row: Row, sensor: str | None, target: str) -> str:
             f"{row['command'].replace('_', ' ')} '{target}'")
     days = days_text(row["days"])
     return f"{days[:1].upper()}{days[1:]} {when}: {what}"
+
+
+def today_at(world: World, hour: int, minute: int) -> str:
+    """A stamp on the reference day before the hub's "now" (noon), in the world's zone."""
+    return clock.stamp(clock.local(TODAY, dt.time(hour, minute), world.tz))
+
+
+def past(world: World, rng: random.Random, lo: int, hi: int) -> str:
+    """A timestamp lo..hi days ago that is before the hub's "now" (noon on the reference day)."""
+    days = rng.randint(lo, hi)
+    if days == 0:
+        return today_at(world, rng.randint(6, 11), rng.choice([5, 20, 35, 50]))
+    return days_ago(world, days, rng)

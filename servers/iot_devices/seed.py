@@ -1,5 +1,6 @@
 """iot_devices: the initial state: three homes of the world's user, their rooms and devices,
-household members (world people), lock codes, scenes, automations, groups, energy history."""
+household members (world people), lock codes and energy history; scenes, automations and
+groups come from servers.iot_devices.seed_routines."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import datetime as dt
 import random
 from decimal import Decimal
 
-from servers.core import clock, locales, money
+from servers.core import locales, money
 from servers.core.state import Row, State
 from servers.core.world import World, days_ago
 from servers.iot_devices.catalog import (
@@ -20,10 +21,16 @@ from servers.iot_devices.catalog import (
     MEMBER_PLAN,
     MODELS,
     OFFLINE,
-    SCENES,
-    WEEKDAYS,
 )
-from servers.iot_devices.logic import TODAY, bump_version, describe, hvac, meters_energy
+from servers.iot_devices.logic import (
+    TODAY,
+    bump_version,
+    hvac,
+    meters_energy,
+    past,
+    today_at,
+)
+from servers.iot_devices.seed_routines import seed_automations, seed_groups, seed_scenes
 
 ENERGY_DAYS = 30  # daily history kept per metered device, ending yesterday
 LOW_BATTERY = {(0, "Bedroom Blackout Blind"): 11, (2, "Studio Smoke Alarm"): 8}
@@ -33,27 +40,8 @@ DROPPED_OFF = 0.1  # chance an optional device that is installed has gone offlin
 # leak and offline stories name, and the ones a first-time user is walked through
 ESSENTIAL = {(0, "Living Room Blinds"), (0, "Living Room Thermostat"),
              (0, "Garage Side Door"), (0, "Bedroom Radiator"), (1, "Bathroom Leak Sensor")}
-OPTIONAL_SCENE = 0.25  # chance a scene no automation runs was never set up
-ESSENTIAL_SCENES = {(0, "Leaving Home"), (0, "Welcome Home"), (0, "Movie Night")}
-# how many of the usual automations a household may never have set up: at most so many that
-# list_automations still spans more than one page
-MOST_SKIPPED = 4
-TOGGLED_AUTOMATION = 0.15  # chance one is switched the other way from its usual setting
 TRACKS = ["Kind of Blue - Miles Davis", "Morning Jazz playlist", "BBC World Service",
           "Lo-fi Beats", "Abbey Road - The Beatles", "Daily News Podcast", "Rain Sounds"]
-
-
-def _today_at(world: World, hour: int, minute: int) -> str:
-    """A stamp on the reference day before the hub's "now" (noon), in the world's zone."""
-    return clock.stamp(clock.local(TODAY, dt.time(hour, minute), world.tz))
-
-
-def past(world: World, rng: random.Random, lo: int, hi: int) -> str:
-    """A timestamp lo..hi days ago that is before the hub's "now" (noon on the reference day)."""
-    days = rng.randint(lo, hi)
-    if days == 0:
-        return _today_at(world, rng.randint(6, 11), rng.choice([5, 20, 35, 50]))
-    return days_ago(world, days, rng)
 
 
 def _state(kind: str, name: str, info: dict, rng: random.Random, world: World) -> dict:
@@ -94,7 +82,7 @@ def _state(kind: str, name: str, info: dict, rng: random.Random, world: World) -
                 "volume": rng.choice([15, 20, 25, 30, 40]), "playback": playback,
                 "now_playing": rng.choice(TRACKS) if playback != "stopped" else None}
     sensor = info["kind"]
-    stamp = _today_at(world, 11, rng.randint(30, 59))
+    stamp = today_at(world, 11, rng.randint(30, 59))
     if sensor == "climate":
         outdoor = "Outdoor" in name
         return {"temperature_c": round(rng.uniform(14, 19) if outdoor else rng.uniform(20, 25),
@@ -200,7 +188,7 @@ def build(s: State, world: World, rng: random.Random) -> None:
                 dev = {"device_id": f"dev_{len(devices) + 1:04d}", "home_id": home_id,
                        "room_id": room_id, "name": dev_name, "type": kind, "model_key": key,
                        "online": offline_days is None,
-                       "last_seen": (_today_at(world, 11, rng.randint(40, 59))
+                       "last_seen": (today_at(world, 11, rng.randint(40, 59))
                                      if offline_days is None
                                      else days_ago(world, offline_days, rng)),
                        "battery_pct": (LOW_BATTERY.get((h, dev_name), rng.randint(25, 100))
@@ -231,9 +219,9 @@ def build(s: State, world: World, rng: random.Random) -> None:
             hint="energy is reported by mains-powered lights, plugs, speakers, cameras and "
                  "thermostats").load(energy)
     _lock_codes(s, world, rng, devices)
-    scene_ids = _scenes(s, world, rng, homes, rooms, devices)
-    _automations(s, world, rng, homes, by_name, scene_ids)
-    _groups(s, world, rng, homes, by_name)
+    scene_ids = seed_scenes(s, world, rng, homes, rooms, devices)
+    seed_automations(s, world, rng, homes, by_name, scene_ids)
+    seed_groups(s, world, rng, homes, by_name)
 
 
 def _essential_devices() -> set[tuple[int, str]]:
@@ -267,143 +255,3 @@ def _lock_codes(s: State, world: World, rng: random.Random, devices: list[Row]) 
     s.table("lock_codes", key="code_id", kind="lock code",
             hint="use get_device on a lock to see its code ids").load(rows)
     s.set_var("__seq_code", len(rows))
-
-
-def _clamp_ct(info: dict, kelvin: int) -> int | None:
-    if not info.get("ct"):
-        return None
-    lo, hi = info["ct"]
-    return min(max(kelvin, lo), hi)
-
-
-def _light(info: dict, on: bool, brightness: int = 100, kelvin: int | None = None,
-           color: str | None = None) -> dict:
-    if not on:
-        return {"on": False}
-    out: dict = {"on": True, "brightness": brightness}
-    if color and info["color"]:
-        out["color"] = color
-    elif kelvin and _clamp_ct(info, kelvin):
-        out["color_temperature_k"] = _clamp_ct(info, kelvin)
-    return out
-
-
-def scene_settings(mood: str, dev: Row) -> dict | None:
-    """What a scene of this mood sets on a device (None: the scene leaves it alone)."""
-    kind, name, info = dev["type"], dev["name"], MODELS[dev["model_key"]][5]
-    off = mood in ("away", "lockdown")
-    if kind == "light":
-        if mood == "sleep":
-            nightlight = "Bedside" in name or "Night" in name
-            return _light(info, nightlight, 5, 2200)
-        if off:
-            return {"on": False}
-        level, kelvin, color = {"morning": (70, 4000, None), "arrive": (80, 3000, None),
-                                "movie": (10, 2200, "blue" if "Backlight" in name else None),
-                                "cozy": (40, 2700, None), "reading": (90, 3500, None),
-                                "focus": (100, 5000, None)}[mood]
-        return _light(info, True, level, kelvin, color)
-    if kind == "plug":
-        appliance = dev["state"]["appliance"]
-        if appliance in ("Chest freezer", "Fridge"):
-            return None
-        if off:
-            return {"on": False}
-        wanted = {"morning": ("Coffee machine", "Kettle"), "movie": ("TV",),
-                  "focus": ("Monitor and dock",), "arrive": ("Kettle",)}.get(mood, ())
-        return {"on": True} if appliance in wanted else None
-    if kind == "speaker":
-        if off or mood == "sleep":
-            return {"on": False}
-        return None if mood == "focus" else {"on": True, "volume": {"movie": 35, "cozy": 25}.get(
-            mood, 20)}
-    if kind == "lock":
-        return {"locked": True} if mood in ("away", "lockdown", "sleep") else None
-    if kind == "blinds":
-        return ({"position": 100} if mood in ("morning", "focus", "arrive") else
-                {"position": 0} if mood in ("away", "movie", "sleep") else None)
-    if kind == "thermostat":
-        if off:
-            return {"mode": "eco"}
-        return ({"target_temperature_c": 18.0} if mood == "sleep" else
-                {"target_temperature_c": 21.0} if mood in ("morning", "arrive") else None)
-    if kind == "camera":
-        return {"on": True} if off else None
-    return None
-
-
-def _scenes(s: State, world: World, rng: random.Random, homes: list[Row], rooms: list[Row],
-            devices: list[Row]) -> dict[tuple[int, str], str]:
-    rows, ids = [], {}
-    automated = {(h, scene) for _, h, _, _, _, _, scene, _, _, _ in AUTOMATIONS if scene}
-    for name, h, mood, room_names in SCENES:
-        if (h, name) not in automated | ESSENTIAL_SCENES and rng.random() < OPTIONAL_SCENE:
-            continue
-        home_id = homes[h]["home_id"]
-        room_ids = [r["room_id"] for r in rooms if r["home_id"] == home_id
-                    and (room_names is None or r["name"] in room_names)]
-        actions = []
-        for dev in devices:
-            if dev["room_id"] in room_ids:
-                settings = scene_settings(mood, dev)
-                if settings is not None:
-                    actions.append({"device_id": dev["device_id"], "settings": settings})
-        scene_id = f"scn_{len(rows) + 1:04d}"
-        ids[(h, name)] = scene_id
-        rows.append({"scene_id": scene_id, "home_id": home_id, "name": name, "actions": actions,
-                     "last_activated_at": (past(world, rng, 0, 20)
-                                           if rng.random() < 0.8 else None),
-                     "created_at": days_ago(world, rng.randint(60, 400), rng)})
-    s.table("scenes", key="scene_id", kind="scene",
-            hint="use list_scenes to see scene ids").load(rows)
-    s.set_var("__seq_scn", len(rows))
-    return ids
-
-
-def _last_run(trigger: str, time: str | None, days: tuple[str, ...],
-              world: World) -> str | None:
-    """When a scheduled automation last fired before the hub's "now" (noon)."""
-    at = time or {"sunrise": "04:50", "sunset": "21:30"}[trigger]
-    for back in range(8):
-        day = TODAY - dt.timedelta(days=back)
-        if WEEKDAYS[day.weekday()] in days and (back > 0 or at < "12:00"):
-            return clock.stamp(clock.local(day, dt.time.fromisoformat(at), world.tz))
-    return None
-
-
-def _automations(s: State, world: World, rng: random.Random, homes: list[Row],
-                 by_name: dict[tuple[int, str], Row],
-                 scene_ids: dict[tuple[int, str], str]) -> None:
-    rows = []
-    skipped = set(rng.sample(range(len(AUTOMATIONS)), rng.randint(0, MOST_SKIPPED)))
-    for k, (name, h, trigger, time, days, sensor, scene, device, command, usual) in enumerate(
-            AUTOMATIONS):
-        if k in skipped:
-            continue
-        enabled = usual != (rng.random() < TOGGLED_AUTOMATION)
-        row = {"automation_id": f"aut_{len(rows) + 1:04d}", "home_id": homes[h]["home_id"],
-               "name": name, "enabled": enabled, "trigger": trigger, "time": time,
-               "days": list(days),
-               "sensor_device_id": by_name[(h, sensor)]["device_id"] if sensor else None,
-               "scene_id": scene_ids[(h, scene)] if scene else None,
-               "device_id": by_name[(h, device)]["device_id"] if device else None,
-               "command": command,
-               "last_triggered_at": (_last_run(trigger, time, days, world) if trigger != "sensor"
-                                     else past(world, rng, 0, 6)) if enabled else None,
-               "created_at": days_ago(world, rng.randint(30, 300), rng)}
-        row["description"] = describe(row, sensor, scene or device or "")
-        rows.append(row)
-    s.table("automations", key="automation_id", kind="automation",
-            hint="use list_automations to see automation ids").load(rows)
-    s.set_var("__seq_aut", len(rows))
-
-
-def _groups(s: State, world: World, rng: random.Random, homes: list[Row],
-            by_name: dict[tuple[int, str], Row]) -> None:
-    rows = [{"group_id": f"grp_{i + 1:04d}", "home_id": homes[h]["home_id"], "name": name,
-             "device_ids": [by_name[(h, d)]["device_id"] for d in members],
-             "created_at": days_ago(world, rng.randint(20, 300), rng)}
-            for i, (name, h, members) in enumerate(GROUPS)]
-    s.table("groups", key="group_id", kind="device group",
-            hint="use list_device_groups to see group ids").load(rows)
-    s.set_var("__seq_grp", len(rows))
