@@ -372,11 +372,9 @@ class MCPManager:
 
     async def snapshot(self, episode: Episode, include_state: bool = False,
                        clock_free: bool = False) -> dict[str, dict]:
-        """server -> {"hash", ["clock_free_hash"], ["state"]} for the episode's live sessions
-        (`clock_free`: also the hash that leaves out clock-derived fields, as truth end states
-        record it)."""
+        """server -> {"hash", ["clock_free_hash": less clock fields], ["state"]}, live ones."""
         out = {}
-        args = {"include_state": include_state, **({"clock_free": True} if clock_free else {})}
+        args = {"include_state": include_state, "clock_free": clock_free}
         for server, (session, _) in episode.sessions.items():
             if server in episode.lost:
                 continue
