@@ -9,7 +9,6 @@ import pytest
 
 from servers.core import money
 from servers.core.runtime import Runtime
-from servers.core.state import State
 from servers.core.world import make_world
 from servers.shopping import DOMAIN
 from servers.shopping.data import RETURN_DAYS, TODAY
@@ -24,6 +23,7 @@ from tests.servers.common import (
     state,
 )
 from tests.servers.money_ops import SEEDS
+from tests.servers.shopping_rows import method_id, stock_of
 
 rt = runtime_fixture(DOMAIN)
 
@@ -34,17 +34,6 @@ def _price(rt: Runtime, item_id: str) -> int:
 
 def _minor(x: float) -> int:
     return money_ops.minor(x, "EUR")
-
-
-def _stock(rt: Runtime, item_id: str) -> int:
-    return rt.session(None).state["variants"].get(item_id)["stock"]
-
-
-def _method(s: State, label: str) -> str:
-    """The id of the payment method whose label starts with `label` (Visa, Mastercard, PayPal,
-    Gift card): ids are opaque, the kinds are the same at every seed."""
-    return next(m["payment_method_id"] for m in s["payment_methods"].rows()
-                if m["label"].startswith(label))
 
 
 def _address(rt: Runtime, label: str) -> str:
@@ -71,32 +60,32 @@ def _usd(amount: float) -> int:
 def test_checkout_moves_stock_into_an_order_and_cancel_puts_it_back(rt):
     # three units over the free-shipping line, one unit under it
     item = _items(rt, lambda v: v["stock"] >= 3 and _usd(50) / 3 <= v["price"] < _usd(50))[0]
-    work, home, visa = _address(rt, "Work"), _address(rt, "Home"), _method(state(rt), "Visa")
+    work, home, visa = _address(rt, "Work"), _address(rt, "Home"), method_id(state(rt), "Visa")
     assert rt.call("clear_cart", {}).ok
     assert rt.call("add_to_cart", {"item_id": item, "quantity": 3}).ok
     cart = rt.call("view_cart", {}).payload
     price = _price(rt, item)
     assert _minor(cart["subtotal"]) == 3 * price
     assert cart["total"] == cart["subtotal"] and cart["shipping_fee"] == 0  # free over 45 EUR
-    before = _stock(rt, item)
+    before = stock_of(rt, item)
     order = rt.call("checkout", {"address_id": work, "payment_method_id": visa})
     assert order.ok and order.payload["status"] == "pending"
     assert order.payload["total"] == cart["total"]
     assert order.payload["shipping_address"]["address_id"] == work
-    assert _stock(rt, item) == before - 3
+    assert stock_of(rt, item) == before - 3
     assert rt.call("view_cart", {}).payload["lines"] == []
     oid = order.payload["order_id"]
     assert rt.call("list_orders", {"status": "pending"}).payload["orders"][0]["order_id"] == oid
     cancelled = rt.call("cancel_order", {"order_id": oid, "reason": "found a better price"})
     assert cancelled.ok and cancelled.payload["refund_amount"] == cart["total"]
-    assert _stock(rt, item) == before
+    assert stock_of(rt, item) == before
     fails(rt, "cancel_order", {"order_id": oid, "reason": "other"}, "already cancelled")
     fails(rt, "checkout", {"address_id": home, "payment_method_id": visa}, "cart is empty")
 
 
 def test_cart_respects_stock(rt):
     few = _items(rt, lambda v: 0 < v["stock"] < 10)[0]
-    stock = _stock(rt, few)
+    stock = stock_of(rt, few)
     fails(rt, "add_to_cart", {"item_id": few, "quantity": stock + 1}, f"only {stock} unit(s)")
     fails(rt, "add_to_cart", {"item_id": _items(rt, lambda v: v["stock"] == 0)[0]},
           "out of stock")
@@ -145,7 +134,7 @@ def test_cancelling_an_order_gives_its_single_use_coupon_back(rt):
     ok(rt, "add_to_cart", {"item_id": item, "quantity": 5})
     ok(rt, "apply_coupon", {"code": "VIP30"})
     order = ok(rt, "checkout", {"address_id": _address(rt, "Home"),
-                                "payment_method_id": _method(s, "Visa")})
+                                "payment_method_id": method_id(s, "Visa")})
     assert order["coupon_code"] == "VIP30" and order["discount"] > 0
     ok(rt, "add_to_cart", {"item_id": item, "quantity": 5})  # over the minimum again
     fails(rt, "apply_coupon", {"code": "VIP30"}, "already used")
@@ -156,9 +145,9 @@ def test_cancelling_an_order_gives_its_single_use_coupon_back(rt):
 
 def test_payment_method_rules(rt):
     s, home = state(rt), _address(rt, "Home")
-    gift = _method(s, "Gift card")
+    gift = method_id(s, "Gift card")
     balance = s["payment_methods"].get(gift)["balance"]
-    fails(rt, "checkout", {"address_id": home, "payment_method_id": _method(s, "Mastercard")},
+    fails(rt, "checkout", {"address_id": home, "payment_method_id": method_id(s, "Mastercard")},
           "expired")
     ok(rt, "clear_cart", {})
     ok(rt, "add_to_cart", {"item_id": _items(rt, lambda v: v["stock"] and v["price"] > balance
@@ -291,7 +280,7 @@ def _makers() -> dict:
         "clear_cart": lambda rng, s: {},
         "apply_coupon": lambda rng, s: {"code": rng.choice(s["coupons"].ids())},
         "checkout": lambda rng, s: {"address_id": s["addresses"].ids()[0],
-                                    "payment_method_id": _method(s, rng.choice(
+                                    "payment_method_id": method_id(s, rng.choice(
                                         ["Visa", "Gift card", "Gift card", "PayPal"]))},
         "cancel_order": lambda rng, s: {"order_id": order(rng, s), "reason": "other"},
         "update_order": lambda rng, s: {
@@ -307,7 +296,7 @@ def _makers() -> dict:
 def test_gift_card_and_orders_reconcile_after_1000_random_operations(seed):
     rt = Runtime(DOMAIN, default_seed=seed)
     s, cur = rt.session(None).state, make_world(seed).currency
-    gift = _method(s, "Gift card")
+    gift = method_id(s, "Gift card")
     opening = s["payment_methods"].get(gift)["balance"]
     seeded = set(s["orders"].ids())
     done, failed = money_ops.run_ops(rt, _makers(), 1000, seed)
@@ -334,128 +323,3 @@ def test_gift_card_and_orders_reconcile_after_1000_random_operations(seed):
     assert any(tool == "update_order" for tool, _a, _r in done)
     for oid, total in last.items():
         assert money_ops.minor(total, cur) == s["orders"].get(oid)["total"]
-
-
-# ------------------------------------------------------------------ update_order
-
-
-def _new_order(rt: Runtime, method: str = "Visa", n: int = 2) -> dict:
-    """A fresh pending order of one unit each of the n cheapest in-stock items, paid with the
-    payment method labelled `method`."""
-    s = rt.session(None).state
-    if s["cart"].ids():
-        ok(rt, "clear_cart", {})  # the seeded cart's lines would join the order
-    cheap = sorted((v for v in s["variants"].rows() if v["stock"] >= 5),
-                   key=lambda v: (v["price"], v["item_id"]))[:n]
-    for v in cheap:
-        ok(rt, "add_to_cart", {"item_id": v["item_id"]})
-    address = ok(rt, "list_addresses", {})["addresses"][0]["address_id"]
-    return ok(rt, "checkout", {"address_id": address,
-                               "payment_method_id": _method(s, method)})
-
-
-def _lines(order: dict) -> dict[str, int]:
-    return {it["item_id"]: it["quantity"] for it in order["items"]}
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_update_order_changes_a_quantity_moves_stock_and_settles_the_difference(seed):
-    rt = Runtime(DOMAIN, default_seed=seed)
-    s, cur = rt.session(None).state, make_world(seed).currency
-    order = _new_order(rt)
-    oid, (first, second) = order["order_id"], list(_lines(order))
-    gift = _method(s, "Gift card")
-    card0, stock0 = s["payment_methods"].get(gift)["balance"], _stock(rt, first)
-    out = ok(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 2})
-    assert _lines(out["order"]) == {first: 2, second: 1} == _lines(ok(
-        rt, "get_order", {"order_id": oid}))
-    assert _stock(rt, first) == stock0 - 1
-    row = s["orders"].get(oid)
-    assert row["subtotal"] == sum(it["unit_price"] * it["quantity"] for it in row["items"])
-    assert row["total"] == row["subtotal"] - row["discount"] + row["shipping_fee"]
-    change = money_ops.minor(out["total_change"], cur)
-    assert change == row["total"] - money_ops.minor(order["total"], cur) > 0
-    assert s["payment_methods"].get(gift)["balance"] == card0  # the Visa was charged
-    # removing a line puts its units back in stock and lowers the total
-    before = s["orders"].get(oid)["total"]
-    stock2 = _stock(rt, second)
-    out = ok(rt, "update_order", {"order_id": oid, "item_id": second, "quantity": 0})
-    assert _lines(out["order"]) == {first: 2} and _stock(rt, second) == stock2 + 1
-    assert money_ops.minor(out["total_change"], cur) == s["orders"].get(oid)["total"] - before
-    listed = ok(rt, "list_orders", {"status": "pending"})["orders"]
-    assert next(o for o in listed if o["order_id"] == oid)["item_count"] == 2
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_update_order_changes_the_shipping_address_of_a_pending_order(seed):
-    rt = Runtime(DOMAIN, default_seed=seed)
-    s = rt.session(None).state
-    pending = s["orders"].rows(lambda o: o["status"] == "pending")[0]
-    other = next(a for a in s["addresses"].rows()
-                 if a["address_id"] != pending["address"]["address_id"])
-    out = ok(rt, "update_order", {"order_id": pending["order_id"],
-                                  "address_id": other["address_id"]})
-    assert out["total_change"] == 0 and out["order"]["items"] == ok(
-        rt, "get_order", {"order_id": pending["order_id"]})["items"]
-    shown = ok(rt, "get_order", {"order_id": pending["order_id"]})["shipping_address"]
-    assert shown["address_id"] == other["address_id"]
-    fails(rt, "update_order", {"order_id": pending["order_id"],
-                               "address_id": other["address_id"]}, "already ships to")
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_update_order_refuses_orders_past_pending_and_bad_changes(seed):
-    rt = Runtime(DOMAIN, default_seed=seed)
-    s = rt.session(None).state
-    home = s["addresses"].ids()[0]
-    for status in ("processing", "shipped", "delivered", "cancelled"):
-        o = s["orders"].rows(lambda o, st=status: o["status"] == st)[0]
-        fails(rt, "update_order", {"order_id": o["order_id"], "address_id": home},
-              f"order {o['order_id']} is {status}", "only pending orders")
-    fails(rt, "update_order", {"order_id": "ord_9999", "address_id": home},
-          "no order with id 'ord_9999'")
-    order = _new_order(rt)
-    oid, (first, second) = order["order_id"], list(_lines(order))
-    fails(rt, "update_order", {"order_id": oid, "address_id": "addr_9999"}, "addr_9999")
-    fails(rt, "update_order", {"order_id": oid}, "nothing to change")
-    fails(rt, "update_order", {"order_id": oid, "quantity": 1}, "go together")
-    stranger = next(v["item_id"] for v in s["variants"].rows()
-                    if v["item_id"] not in (first, second))
-    fails(rt, "update_order", {"order_id": oid, "item_id": stranger, "quantity": 1},
-          f"item {stranger!r} is not in order {oid}")
-    fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 1},
-          "already has 1")
-    stock = _stock(rt, first)
-    if stock + 2 <= 10:
-        fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": stock + 2},
-              f"only {stock} more unit(s)")
-    ok(rt, "update_order", {"order_id": oid, "item_id": second, "quantity": 0})
-    fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 0},
-          "only item", "cancel_order")
-    ok(rt, "cancel_order", {"order_id": oid, "reason": "other"})
-    fails(rt, "update_order", {"order_id": oid, "item_id": first, "quantity": 1},
-          "is cancelled", "only pending orders")
-
-
-def test_a_gift_card_order_is_charged_or_refunded_the_difference_or_refused():
-    covered = refused = 0
-    for seed in SEEDS:
-        rt = Runtime(DOMAIN, default_seed=seed)
-        s = rt.session(None).state
-        order = _new_order(rt, "Gift card", n=1)
-        oid, item = order["order_id"], order["items"][0]["item_id"]
-        gift = _method(s, "Gift card")
-        card = s["payment_methods"].get(gift)["balance"]
-        total = s["orders"].get(oid)["total"]
-        args = {"order_id": oid, "item_id": item, "quantity": 2}
-        if rt.call("update_order", args).ok:
-            covered += 1
-            extra = s["orders"].get(oid)["total"] - total
-            assert extra > 0 and s["payment_methods"].get(gift)["balance"] == card - extra
-            ok(rt, "update_order", {**args, "quantity": 1})  # refunded to the card
-            assert s["payment_methods"].get(gift)["balance"] == card
-            assert s["orders"].get(oid)["total"] == total
-        else:
-            refused += 1
-            fails(rt, "update_order", args, "gift card balance", "does not cover")
-    assert covered and refused  # the seeds exercise both
