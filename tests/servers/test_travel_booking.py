@@ -1,13 +1,12 @@
 """travel_booking domain rules: holds and payment, seat inventory, refund and change rules,
-baggage allowance, seats, hotel availability and cancellation, hotels = the world's hotels."""
+baggage allowance, seats (hotels: test_travel_booking_hotels.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from servers.core import ids, money
+from servers.core import money
 from servers.core.runtime import Runtime
-from servers.core.world import make_world
 from servers.travel_booking import DOMAIN
 from tests.servers import money_ops
 from tests.servers.common import (
@@ -19,6 +18,7 @@ from tests.servers.common import (
     runtime_fixture,
 )
 from tests.servers.money_ops import SEEDS
+from tests.servers.travel_rows import cents, pm
 
 rt = runtime_fixture(DOMAIN)
 
@@ -30,21 +30,10 @@ def _offer(rt: Runtime, flight_number: str, date: str, origin: str, dest: str,
     return next(f for f in found if f["flight_number"] == flight_number)
 
 
-def _pm(rt: Runtime, label: str) -> str:
-    """The id of the payment method with that label ('Visa credit card', 'Mastercard' (expired),
-    'American Express', 'Travel voucher')."""
-    return row_where(rt, "payment_methods", label=label)["payment_method_id"]
-
-
 def _voucher(rt: Runtime) -> float:
     """The voucher's balance in EUR (seed 0's currency)."""
     return money.to_major(row_where(rt, "payment_methods", label="Travel voucher")["balance"],
                           "EUR")
-
-
-def _madrid_inn(rt: Runtime) -> str:
-    """The id of The Juniper Inn, a Madrid hotel (its maps place id, opaque and seeded)."""
-    return row_where(rt, "hotels", name="The Juniper Inn", city="Madrid")["hotel_id"]
 
 
 def _plain_booking(rt: Runtime) -> dict:
@@ -63,21 +52,6 @@ def _to_three_bags(booking: dict) -> int:
     return 3 - booking["checked_bags"]
 
 
-def _full_room(rt: Runtime, stay: dict) -> tuple[str, str]:
-    """A hotel and room type with no room free on some night of `stay` (sold out)."""
-    for hotel in rt.session(None).state["hotels"].rows():
-        rooms = ok(rt, "get_hotel", {"hotel_id": hotel["hotel_id"], **stay})["rooms"]
-        full = next((r["room_type"] for r in rooms if r["available_rooms"] == 0), None)
-        if full is not None:
-            return hotel["hotel_id"], full
-    raise AssertionError(f"no hotel room type is sold out for {stay}")
-
-
-def _c(x: float) -> int:
-    """An EUR amount as cents, so sums and differences are exact."""
-    return money_ops.minor(x, "EUR")
-
-
 # seed 0 is an EUR world: the USD-like fees 200, 45, 30 and 75 are 180, 40.50, 27 and 67.50
 CANCEL, BAG, INSURANCE, CHANGE = 18000, 4050, 2700, 6750
 
@@ -94,11 +68,11 @@ def test_hold_takes_seats_and_confirm_charges_the_held_fare(rt):
     bid = held["booking_id"]
     fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Oscar Ito",
                                "seat": "24A"}, "confirm it with confirm_booking")
-    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": _pm(rt, "Mastercard")},
+    fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": pm(rt, "Mastercard")},
            "expired")
     fails(rt, "confirm_booking", {"booking_id": bid,
-                                  "payment_method_id": _pm(rt, "Travel voucher")}, "not enough")
-    visa = _pm(rt, "Visa credit card")
+                                  "payment_method_id": pm(rt, "Travel voucher")}, "not enough")
+    visa = pm(rt, "Visa credit card")
     done = ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": visa})
     assert done["status"] == "confirmed" and done["total_paid"] == before["fare"] * 2
     fails(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": visa}, "not held")
@@ -126,13 +100,14 @@ def test_cancel_refund_rules(rt):
     old = next(b for b in state["bookings"].rows()
                if b["status"] == "confirmed" and b["cabin"] == "economy"
                and not b["insurance"] and b["date"] > "2026-06-16"
-               and b["payment_method_id"] != _pm(rt, "Travel voucher"))
+               and b["payment_method_id"] != pm(rt, "Travel voucher"))
     paid = ok(rt, "get_booking", {"booking_id": old["booking_id"]})["total_paid"]
-    fee = min(_c(paid), CANCEL * len(old["passengers"]))
+    fee = min(cents(paid), CANCEL * len(old["passengers"]))
     out = ok(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "illness"})
-    assert _c(out["refund_amount"]) == _c(paid) - fee and _c(out["cancellation_fee"]) == fee
+    assert cents(out["refund_amount"]) == cents(paid) - fee
+    assert cents(out["cancellation_fee"]) == fee
     assert out["booking"]["status"] == "cancelled"
-    assert _c(out["booking"]["total_paid"]) == fee
+    assert cents(out["booking"]["total_paid"]) == fee
     fails(rt, "cancel_booking", {"booking_id": old["booking_id"], "reason": "other"},
            "is cancelled")
     # a booking made today is fully refundable (24-hour rule), to the voucher that paid
@@ -140,9 +115,9 @@ def test_cancel_refund_rules(rt):
                                    "cabin": "economy", "passenger_names": ["Amara Okafor"]})
     balance = _voucher(rt)
     paid = ok(rt, "confirm_booking", {"booking_id": held["booking_id"],
-                                       "payment_method_id": _pm(rt, "Travel voucher")}
+                                       "payment_method_id": pm(rt, "Travel voucher")}
               )["total_paid"]
-    assert _c(_voucher(rt)) == _c(balance) - _c(paid)
+    assert cents(_voucher(rt)) == cents(balance) - cents(paid)
     out = ok(rt, "cancel_booking", {"booking_id": held["booking_id"], "reason": "other"})
     assert out["refund_amount"] == paid and out["cancellation_fee"] == 0.0
     assert _voucher(rt) == balance
@@ -164,37 +139,37 @@ def _fare_paid(rt: Runtime, booking_id: str) -> int:
 def test_cancel_refunds_extras_to_the_method_that_paid_them(rt):
     # economy, 1 passenger, its fare on a card weeks ago; gold allows 2 free bags
     booking = _plain_booking(rt)
-    bid, card, voucher = booking["booking_id"], booking["payment_method_id"], _pm(
+    bid, card, voucher = booking["booking_id"], booking["payment_method_id"], pm(
         rt, "Travel voucher")
     fare = _fare_paid(rt, bid)
     assert _voucher(rt) == 157.5  # 175 USD-like
     ok(rt, "add_baggage", {"booking_id": bid, "bags": _to_three_bags(booking),
                            "payment_method_id": voucher})
-    assert _c(_voucher(rt)) == 15750 - BAG
+    assert cents(_voucher(rt)) == 15750 - BAG
     out = ok(rt, "cancel_booking", {"booking_id": bid, "reason": "other"})
     # the fee is the fare's: the card gets the fare less the fee, the voucher its bag fee
-    assert (_c(out["refund_amount"]), _c(out["cancellation_fee"])) == (fare - CANCEL + BAG,
+    assert (cents(out["refund_amount"]), cents(out["cancellation_fee"])) == (fare - CANCEL + BAG,
                                                                        CANCEL)
     assert _voucher(rt) == 157.5
-    assert [(m, _c(a)) for m, a in _refund_entries(out["booking"])] == [
+    assert [(m, cents(a)) for m, a in _refund_entries(out["booking"])] == [
         (card, -(fare - CANCEL)), (voucher, -BAG)]
-    assert [(r["payment_method_id"], _c(r["amount"])) for r in out["refunds"]] == [
+    assert [(r["payment_method_id"], cents(r["amount"])) for r in out["refunds"]] == [
         (card, fare - CANCEL), (voucher, BAG)]
 
 
 def test_cancel_keeps_the_insurance_premium_from_the_method_that_paid_it(rt):
     booking = _plain_booking(rt)
-    bid, card, voucher = booking["booking_id"], booking["payment_method_id"], _pm(
+    bid, card, voucher = booking["booking_id"], booking["payment_method_id"], pm(
         rt, "Travel voucher")
     ok(rt, "add_baggage", {"booking_id": bid, "bags": _to_three_bags(booking),
                            "payment_method_id": voucher})
     ok(rt, "purchase_travel_insurance", {"booking_id": bid, "payment_method_id": voucher})
     fare = _fare_paid(rt, bid) - BAG - INSURANCE
-    assert _c(_voucher(rt)) == 15750 - BAG - INSURANCE
+    assert cents(_voucher(rt)) == 15750 - BAG - INSURANCE
     out = ok(rt, "cancel_booking", {"booking_id": bid, "reason": "illness"})
-    assert (_c(out["refund_amount"]), _c(out["cancellation_fee"])) == (fare + BAG, INSURANCE)
-    assert _c(_voucher(rt)) == 15750 - INSURANCE
-    assert [(r["payment_method_id"], _c(r["amount"])) for r in out["refunds"]] == [
+    assert (cents(out["refund_amount"]), cents(out["cancellation_fee"])) == (fare + BAG, INSURANCE)
+    assert cents(_voucher(rt)) == 15750 - INSURANCE
+    assert [(r["payment_method_id"], cents(r["amount"])) for r in out["refunds"]] == [
         (card, fare), (voucher, BAG)]
 
 
@@ -237,13 +212,13 @@ def test_change_flight_charges_fare_difference_and_fee_and_keeps_route(rt):
         "flight_number"], "new_date": date}, "must keep the route")
     out = ok(rt, "change_flight", {"booking_id": bid, "new_flight_number": new["flight_number"],
                                     "new_date": date,
-                                    "payment_method_id": _pm(rt, "Visa credit card")})
-    diff = _c(new["fare"]) - _c(booking["fare_per_passenger"])
-    assert _c(out["fare_difference"]) == diff and _c(out["change_fee"]) == CHANGE
+                                    "payment_method_id": pm(rt, "Visa credit card")})
+    diff = cents(new["fare"]) - cents(booking["fare_per_passenger"])
+    assert cents(out["fare_difference"]) == diff and cents(out["change_fee"]) == CHANGE
     net = diff + CHANGE
-    assert _c(out["amount_charged"]) == max(net, 0)
-    assert _c(out["amount_refunded"]) == max(-net, 0)
-    assert _c(out["booking"]["total_paid"]) == _c(booking["total_paid"]) + net
+    assert cents(out["amount_charged"]) == max(net, 0)
+    assert cents(out["amount_refunded"]) == max(-net, 0)
+    assert cents(out["booking"]["total_paid"]) == cents(booking["total_paid"]) + net
     assert out["booking"]["flight_number"] == new["flight_number"]
     assert all(p["seat"] is None for p in out["booking"]["passengers"])
     fails(rt, "change_flight", {"booking_id": bid, "new_flight_number": new["flight_number"],
@@ -254,10 +229,10 @@ def test_baggage_allowance_and_seat_selection(rt):
     held = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                    "cabin": "economy"})
     bid = held["booking_id"]
-    ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": _pm(rt, "American Express")})
+    ok(rt, "confirm_booking", {"booking_id": bid, "payment_method_id": pm(rt, "American Express")})
     out = ok(rt, "add_baggage", {"booking_id": bid, "bags": 3})
     allowance = out["free_bag_allowance"]  # gold economy: 1 + 1 per passenger
-    assert allowance == 2 and _c(out["amount_charged"]) == BAG * (3 - allowance)
+    assert allowance == 2 and cents(out["amount_charged"]) == BAG * (3 - allowance)
     fails(rt, "add_baggage", {"booking_id": bid, "bags": 2}, "at most 4 checked bags")
     seat_map = ok(rt, "get_seat_map", {"flight_number": "BH854", "date": "2026-07-10",
                                         "cabin": "economy"})
@@ -272,7 +247,7 @@ def test_baggage_allowance_and_seat_selection(rt):
     other = ok(rt, "hold_flight", {"flight_number": "BH854", "date": "2026-07-10",
                                     "cabin": "economy", "passenger_names": ["Amara Okafor"]})
     ok(rt, "confirm_booking", {"booking_id": other["booking_id"],
-                                "payment_method_id": _pm(rt, "Visa credit card")})
+                                "payment_method_id": pm(rt, "Visa credit card")})
     fails(rt, "select_seat", {"booking_id": other["booking_id"],
                                "passenger_name": "Amara Okafor", "seat": seat}, "is taken")
     fails(rt, "select_seat", {"booking_id": bid, "passenger_name": "Nobody Here",
@@ -286,87 +261,16 @@ def test_insurance_makes_the_fare_refundable(rt):
     old = next(b for b in state["bookings"].rows()
                if b["status"] == "confirmed" and b["cabin"] == "economy"
                and not b["insurance"] and b["date"] > "2026-06-20"
-               and b["payment_method_id"] != _pm(rt, "Mastercard"))
+               and b["payment_method_id"] != pm(rt, "Mastercard"))
     out = ok(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]})
     pax = len(old["passengers"])
-    assert _c(out["premium_charged"]) == INSURANCE * pax
+    assert cents(out["premium_charged"]) == INSURANCE * pax
     fails(rt, "purchase_travel_insurance", {"booking_id": old["booking_id"]},
            "already has travel insurance")
     paid = out["booking"]["total_paid"]
     refund = ok(rt, "cancel_booking", {"booking_id": old["booking_id"],
                                         "reason": "illness"})["refund_amount"]
-    assert _c(refund) == _c(paid) - INSURANCE * pax
-
-
-def test_hotel_booking_uses_inventory_and_cancellation_policy(rt):
-    stay = {"check_in": "2026-07-10", "check_out": "2026-07-13"}
-    inn, visa = _madrid_inn(rt), _pm(rt, "Visa credit card")
-    rooms = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": inn,
-                                                              **stay})["rooms"]}
-    free = rooms["standard"]["available_rooms"]
-    fails(rt, "book_hotel", {"hotel_id": inn, "room_type": "standard", **stay,
-                              "guests": 5, "payment_method_id": visa}, "sleeps at most 2")
-    full, room_type = _full_room(rt, stay)
-    fails(rt, "book_hotel", {"hotel_id": full, "room_type": room_type, **stay,
-                              "payment_method_id": visa}, f"only 0 {room_type} room(s)")
-    res = ok(rt, "book_hotel", {"hotel_id": inn, "room_type": "standard", **stay,
-                                 "guests": 3, "rooms": 2,
-                                 "payment_method_id": _pm(rt, "American Express")})
-    assert _c(res["total"]) == _c(rooms["standard"]["stay_total"]) * 2 and res["nights"] == 3
-    after = {r["room_type"]: r for r in ok(rt, "get_hotel", {"hotel_id": inn,
-                                                              **stay})["rooms"]}
-    assert after["standard"]["available_rooms"] == free - 2
-    out = ok(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]})
-    assert out["refund_amount"] == res["total"] and out["cancellation_fee"] == 0.0
-    fails(rt, "cancel_hotel_reservation", {"reservation_id": res["reservation_id"]},
-           "is cancelled")
-    # check-in tomorrow: past the free-cancellation deadline, the first night is kept
-    tomorrow = row_where(rt, "hotel_reservations", status="confirmed", check_in="2026-06-16")
-    late = ok(rt, "cancel_hotel_reservation", {"reservation_id": tomorrow["reservation_id"]})
-    assert late["cancellation_fee"] > 0
-    assert _c(late["refund_amount"]) == _c(late["reservation"]["total"]) - _c(
-        late["cancellation_fee"])
-    fails(rt, "get_hotel", {"hotel_id": inn, "check_in": "2026-07-13",
-                             "check_out": "2026-07-10"}, "must be after check_in")
-
-
-def test_hotels_are_the_worlds_hotel_places():
-    for seed in (0, 3):
-        rt = Runtime(DOMAIN, default_seed=seed)
-        world = make_world(seed)
-        hotels = [p for p in world.places if p.kind == "hotel"]
-        assert len(hotels) >= 20
-        assert ok(rt, "search_hotels", {})["total"] == len(hotels)
-        for p in hotels:
-            place_id = ids.opaque(seed, p.id)  # the world place's sealed id, as on maps
-            h = ok(rt, "get_hotel", {"hotel_id": place_id})
-            assert (h["place_id"], h["name"], h["city"], h["address"]) == (
-                place_id, p.name, p.city, p.address)
-            by_name = ok(rt, "search_hotels", {"query": p.name, "city": p.city})["hotels"]
-            assert place_id in [x["hotel_id"] for x in by_name]
-            by_id = ok(rt, "search_hotels", {"query": place_id})["hotels"]
-            assert [x["place_id"] for x in by_id] == [place_id]
-        codes = {a["code"] for a in ok(rt, "list_airports", {})["airports"]}
-        assert codes == {c.airport for c in world.cities}
-
-
-def test_a_hotel_found_on_maps_books_here_by_its_place_id():
-    from servers.maps import DOMAIN as MAPS
-
-    maps, travel = Runtime(MAPS, default_seed=4), Runtime(DOMAIN, default_seed=4)
-    found = ok(maps, "search_places", {"kind": "hotel", "city": "Tokyo"})["places"]
-    assert found
-    place = found[0]
-    hits = ok(travel, "search_hotels", {"query": place["name"], "city": "Tokyo"})["hotels"]
-    assert [h["place_id"] for h in hits] == [place["place_id"]]
-    res = ok(travel, "book_hotel", {"hotel_id": place["place_id"], "room_type": "suite",
-                                     "check_in": "2026-09-01", "check_out": "2026-09-03",
-                                     "guests": 2,
-                                     "payment_method_id": _pm(travel, "Visa credit card")})
-    assert (res["place_id"], res["hotel_name"], res["city"]) == (
-        place["place_id"], place["name"], place["city"])
-    cafe = ok(maps, "search_places", {"kind": "cafe", "city": "Tokyo"})["places"][0]
-    fails(travel, "get_hotel", {"hotel_id": cafe["place_id"]}, "a hotel's id is its maps place id")
+    assert cents(refund) == cents(paid) - INSURANCE * pax
 
 
 # ------------------------------------------------------------------ exact money
