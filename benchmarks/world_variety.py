@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any
 
 from servers.core import ids
 from servers.core.runtime import Runtime
@@ -22,27 +21,14 @@ from servers.core.world import WORLD_ID_PREFIXES, make_world, rng_for
 from servers.registry import available, load_domain
 
 
-def id_values(obj: Any, out: set[str]) -> set[str]:
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if (key == "id" or key.endswith("_id")) and isinstance(value, str):
-                out.add(value)
-            else:
-                id_values(value, out)
-    elif isinstance(obj, list):
-        for value in obj:
-            id_values(value, out)
-    return out
-
-
 def shown_ids(name: str, seed: int) -> set[str]:
     domain = load_domain(name)
     runtime = Runtime(domain, default_seed=seed)
-    found: set[str] = set()
+    found: list[str] = []
     for tool, spec in domain.tools.items():
         if not spec.input_schema.get("required"):
-            id_values(runtime.call(tool, {}).payload, found)
-    return found
+            ids.id_values(runtime.call(tool, {}).payload, found)
+    return set(found)
 
 
 def counts(name: str, seed: int) -> dict[str, int]:

@@ -135,6 +135,22 @@ def seal(state: State, salt: str | int, extra_prefixes: set[str] = frozenset()) 
     state._digest = None
 
 
+def id_values(payload: Any, out: list[str] | None = None) -> list[str]:
+    """Every string a client reads as an id in `payload` (under a key `id` or `*_id`, at any
+    depth), in order: what the overlap checks count."""
+    out = [] if out is None else out
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            if (key == "id" or key.endswith("_id")) and isinstance(value, str):
+                out.append(value)
+            else:
+                id_values(value, out)
+    elif isinstance(payload, list):
+        for value in payload:
+            id_values(value, out)
+    return out
+
+
 def resolve(value: Any, salt: str | int, key: str = "") -> Any:
     """`value` with every positional id under an id key ('account_id', 'attendee_ids', 'id')
     replaced by its opaque id in world `salt`: how example calls written against the built

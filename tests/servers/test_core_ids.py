@@ -63,24 +63,11 @@ def test_ids_minted_after_sealing_never_land_on_built_ones():
     assert minted == ids.opaque(9, "ord_3") and minted not in s["orders"]
 
 
-def _id_values(obj, out: list[str]) -> list[str]:
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if (key == "id" or key.endswith("_id")) and isinstance(value, str):
-                out.append(value)
-            else:
-                _id_values(value, out)
-    elif isinstance(obj, list):
-        for value in obj:
-            _id_values(value, out)
-    return out
-
-
 @pytest.mark.parametrize("name", available())
 def test_no_positional_id_survives_in_a_built_world(name):
     state = Runtime(load_domain(name), default_seed=11).session(None).state
     positional = [v for t in state.tables.values() for row_id, row in t._rows.items()
-                  for v in _id_values(row, [row_id]) if ids.POSITIONAL.match(v)]
+                  for v in ids.id_values(row, [row_id]) if ids.POSITIONAL.match(v)]
     assert positional == []
 
 
@@ -90,7 +77,7 @@ def _no_argument_ids(name: str, seed: int) -> set[str]:
     found: list[str] = []
     for tool, spec in domain.tools.items():
         if not spec.input_schema.get("required"):
-            _id_values(runtime.call(tool, {}).payload, found)
+            ids.id_values(runtime.call(tool, {}).payload, found)
     return set(found)
 
 
