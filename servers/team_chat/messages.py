@@ -110,8 +110,8 @@ def send_direct_message(
         raise ToolError("you cannot send a direct message to yourself; give another member id")
     body = clean_text(text)
     pair = sorted([uid, member_id])
-    dm = next(iter(s["channels"].rows(lambda c: c["kind"] == "dm" and c["member_ids"] == pair)),
-              None)
+    dm = next(iter(s["channels"].rows(lambda c: c["kind"] == "dm"
+                                      and set(c["member_ids"]) == set(pair))), None)
     if dm is None:
         dm = s["channels"].insert({"channel_id": s.next_id("dm"), "name": other["name"],
                                    "kind": "dm", "topic": "", "created_by": uid,

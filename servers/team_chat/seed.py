@@ -129,8 +129,7 @@ def _at(stamp: str, hour: int, minute: int) -> str:
 
 def _sorted_as_shown(world: World, member_ids: list[str]) -> list[str]:
     """Member ids in the order of the ids a policy sees (the state shows sealed ids): the
-    tools keep member lists sorted, so a left and rejoined channel is as it was and a DM's
-    pair is found again."""
+    tools keep member lists sorted, so a left and rejoined channel is as it was."""
     return sorted(member_ids, key=lambda pid: shown.opaque(world.seed, pid))
 
 
