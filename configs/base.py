@@ -61,6 +61,12 @@ def get_base_config() -> ConfigDict:
         # KV kept across an episode's turns, so a turn prefills only its new tokens (device
         # memory, freed when the rollout ends); 0 recomputes every context (reference mode)
         kv_reuse_mib=4096,
+        # continuous: decode rows that episodes join and leave between steps (each keeps its
+        # row, so its KV, across turns); step: the step-synchronous reference, recomputing
+        # every context when kv_reuse_mib is 0. Rows hold slot_tokens each (0: prompt +
+        # response tokens); slots=0 takes as many as kv_reuse_mib holds (at most one per live
+        # episode); steps_per_call decode steps run between admissions.
+        batching="continuous", slots=0, slot_tokens=0, steps_per_call=8,
     ))
     c.train = ConfigDict(dict(
         steps=350,

@@ -47,9 +47,9 @@ def check(c: ConfigDict) -> None:
     if e.policy not in POLICIES:
         raise ValueError(f"config.eval.policy must be one of {POLICIES}, got {e.policy!r}")
     if e.policy == "model":
-        from launch.wiring import kv_reuse_bytes
+        from launch.wiring import check_batching
 
-        kv_reuse_bytes(c)
+        check_batching(c)
         if c.model.init == "hf" and not c.model.model_dir:
             raise ValueError("policy model: set --config.model.model_dir=DIR (a Hugging Face "
                              "checkpoint, e.g. <workdir>/hf from a training run)")
@@ -103,9 +103,8 @@ def model_policy(c: ConfigDict, chat: Any) -> Any:
     import jax
 
     from launch.common import model_from_config
-    from launch.wiring import kv_reuse_bytes
-    from prove_jax.rollout.jax_policy import SamplerPolicy
-    from prove_jax.sampling import Sampler, SamplingParams
+    from launch.wiring import make_policy
+    from prove_jax.sampling import SamplingParams
     from prove_jax.sharding import make_mesh
 
     mesh = make_mesh(dict(c.mesh))
@@ -117,8 +116,8 @@ def model_policy(c: ConfigDict, chat: Any) -> Any:
     params = SamplingParams(max_new_tokens=c.eval.max_new_tokens,
                             temperature=c.eval.temperature, top_p=c.eval.top_p,
                             stop_token_ids=(chat.eot_id,))
-    return SamplerPolicy(Sampler(model, mesh, pad_id=pad if pad is not None else 0), params,
-                         kv_reuse_bytes(c))
+    return make_policy(c, model, mesh, params, pad if pad is not None else 0,
+                       c.eval.max_total_tokens)
 
 
 async def run_heldout(c: ConfigDict, chat: Any, policy: Callable[[Any], Any]) -> dict:

@@ -86,9 +86,9 @@ def check_settings(c: ConfigDict) -> None:
     """The optimizer, loss and step settings, built as the run builds them: a bad value (an
     unknown schedule, a negative KL coefficient, zero steps) names itself before the tasks are
     synthesized or any weights load."""
-    from launch.wiring import kv_reuse_bytes, loss_config, optim_config, settings_from
+    from launch.wiring import check_batching, loss_config, optim_config, settings_from
 
-    kv_reuse_bytes(c)
+    check_batching(c)
     for section, build in (("train/rollout", settings_from), ("optim", optim_config),
                            ("loss", loss_config)):
         try:

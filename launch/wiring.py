@@ -67,6 +67,62 @@ def kv_reuse_bytes(c: ConfigDict) -> int:
     return mib << 20
 
 
+BATCHING = ("continuous", "step")
+
+
+def check_batching(c: ConfigDict) -> None:
+    """rollout.batching and its sizes, and kv_reuse_mib; a bad value names itself."""
+    kv_reuse_bytes(c)
+    r = c.rollout
+    batching = r.get("batching", "continuous")
+    if batching not in BATCHING:
+        raise ValueError(f"--config.rollout.batching must be one of {BATCHING} (continuous: "
+                         f"decode slots, the default; step: the step-synchronous reference), "
+                         f"got {batching!r}")
+    for name, low in (("slots", 0), ("slot_tokens", 0), ("steps_per_call", 1)):
+        value = r.get(name, low)
+        if not isinstance(value, int) or value < low:
+            raise ValueError(f"--config.rollout.{name} must be an integer >= {low}, got "
+                             f"{value!r}")
+
+
+def auto_slots(cfg: Any, capacity: int, budget_bytes: int, episodes: int) -> int:
+    """Decode rows whose KV (capacity tokens each) fits the budget, at most one per live
+    episode and at least one."""
+    import jax.numpy as jnp
+
+    per_token = 2 * cfg.num_layers * cfg.num_kv_heads * cfg.head_dim * jnp.dtype(cfg.dtype).itemsize
+    return max(1, min(episodes, budget_bytes // (per_token * capacity)))
+
+
+def make_policy(c: ConfigDict, model: Any, mesh: Any, params: Any, pad_id: int,
+                max_total_tokens: int) -> Any:
+    """The rollout policy config asks for: continuous batching over `rollout.slots` decode
+    rows (0: as many as kv_reuse_mib holds, at most one per live episode) of
+    `rollout.slot_tokens` (0: max_total_tokens) each, or the step-synchronous reference
+    (`rollout.batching=step`, which also serves runs of several processes)."""
+    import jax
+
+    from prove_jax.rollout.jax_policy import SamplerPolicy
+    from prove_jax.sampling import Sampler
+
+    check_batching(c)
+    r = c.rollout
+    if r.get("batching", "continuous") == "step" or jax.process_count() > 1:
+        return SamplerPolicy(Sampler(model, mesh, pad_id=pad_id), params, kv_reuse_bytes(c))
+    from prove_jax.rollout.continuous import ContinuousPolicy
+    from prove_jax.sampling.slots import SlotSampler
+
+    ways = 1 if mesh is None else mesh.shape["data"] * mesh.shape["fsdp"]
+    capacity = r.get("slot_tokens", 0) or max_total_tokens
+    slots = r.get("slots", 0) or auto_slots(model.cfg, capacity, kv_reuse_bytes(c),
+                                            r.max_concurrent_episodes)
+    slots = -(-slots // ways) * ways
+    return ContinuousPolicy(SlotSampler(model, params, slots=slots, capacity=capacity,
+                                        mesh=mesh, pad_id=pad_id,
+                                        steps_per_call=r.get("steps_per_call", 8)))
+
+
 def task_servers(path: str | Path) -> list[str]:
     """Every server some task of the split needs (one pass over the file)."""
     names: set[str] = set()
@@ -102,19 +158,19 @@ async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
     copy; with several processes, this process's local copy on its local mesh), and
     `collect(tasks, seed, first_index)` playing each task `group_size` times."""
     from prove_jax.rollout.engine import RolloutEngine
-    from prove_jax.rollout.jax_policy import SamplerPolicy
-    from prove_jax.sampling import Sampler, SamplingParams
+    from prove_jax.sampling import SamplingParams
     from prove_jax.tools.manager import MCPManager
 
     specs = server_specs(c, tasks_file)
     pad = chat.tokenizer.pad_token_id
-    sampler = Sampler(model, mesh, pad_id=pad if pad is not None else 0)
     params = SamplingParams(max_new_tokens=c.rollout.max_new_tokens,
                             temperature=c.rollout.temperature, top_p=c.rollout.top_p,
                             top_k=c.rollout.top_k, stop_token_ids=(chat.eot_id,))
     async with MCPManager(specs) as manager:
-        policy = SamplerPolicy(sampler, params, kv_reuse_bytes(c))
-        engine = RolloutEngine(policy, manager, chat, rollout_config(c))
+        config = rollout_config(c)
+        policy = make_policy(c, model, mesh, params, pad if pad is not None else 0,
+                             config.max_total_tokens)
+        engine = RolloutEngine(policy, manager, chat, config)
 
         async def collect(tasks: list, seed: int, first_index: int) -> list:
             return await engine.run_groups(tasks, c.rollout.group_size, seed=seed,

@@ -152,6 +152,32 @@ class Decoder(nnx.Module):
                                                        offset),
             x, cache)
 
+    def extend_slot(self, input_ids: jax.Array, cache: tuple[jax.Array, jax.Array],
+                    row: jax.Array, offset: jax.Array | int, window: int, block: int
+                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """Tokens [1, E] into row `row` of a slot cache (k, v: [L, R, K, C, H], token j of a
+        row at slot j, position j) at slots [offset, offset + E), attending causally over the
+        row's slots [0, window) (offset a static 0 skips the upper triangle). Returns the final
+        normed hidden states [1, E, D] and the cache."""
+        e = input_ids.shape[1]
+        cos, sin = rope_tables(self.cfg, (offset + jnp.arange(e))[None])
+        return self._scan_layers(
+            lambda layer, h, kv, i: layer.call_extend_slot(h, cos, sin, kv, i, row, offset,
+                                                           window, block),
+            self.embed_tokens(input_ids), cache)
+
+    def decode_slots(self, tokens: jax.Array, positions: jax.Array, write: jax.Array,
+                     cache: tuple[jax.Array, jax.Array], window: int, layers: Sequence[Block]
+                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """One token per slot row (tokens, positions, write [R]; write >= C: an idle row whose
+        cache is left alone) over the unrolled `layers`, attending over slots [0, window).
+        Returns the final normed hidden states [R, D] and the cache."""
+        cos, sin = rope_tables(self.cfg, positions[:, None])
+        x = self.embed_tokens(tokens[:, None])
+        for i, layer in enumerate(layers):
+            x, cache = layer.call_decode_slots(x, cos, sin, cache, i, write, positions, window)
+        return self.final_norm(x)[:, 0], cache
+
     def unstacked_layers(self) -> list[Block]:
         """The stacked blocks as one Block per layer (each a copy of its slice of the stack)."""
         graphdef, state = nnx.split(self.layers)

@@ -117,6 +117,45 @@ class Attention(nnx.Module):
                             offset)
         return self._out(out), cache
 
+    def call_extend_slot(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
+                         cache: tuple[jax.Array, jax.Array], layer: jax.Array, row: jax.Array,
+                         offset: jax.Array, window: int, block: int
+                         ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """Tokens x [1, E, D] written into slot cache row `row` (k, v: [L, R, K, C, H]) at
+        slots [offset, offset + E) (traced offset; the caller keeps offset + E <= C), attending
+        causally over the row's slots [0, window), which hold token j at slot j (no padding).
+        Query blocks of `block` rows keep the scores bounded."""
+        q, key, v = self._qkv(x, cos, sin)
+        cache, (k_l, v_l) = _write_slot(cache, key, v, layer, row, offset, window)
+        e = x.shape[1]
+        if isinstance(offset, int) and offset == 0:  # a fresh row: skip the upper triangle
+            return self._out(causal_blocks(q, k_l, v_l, jnp.ones((1, window), jnp.bool_),
+                                           self.scale, block)), cache
+        outs = []
+        for start in range(0, e, block):
+            end = min(start + block, e)
+            rows = offset + jnp.arange(start, end)[:, None]  # c 1
+            mask = (jnp.arange(window)[None, :] <= rows)[None, None]  # 1 1 c W
+            outs.append(attend_cache(q[:, start:end], k_l, v_l, mask, self.scale))
+        out = outs[0] if len(outs) == 1 else jnp.concatenate(outs, axis=1)
+        return self._out(out), cache
+
+    def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
+                          cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
+                          positions: jax.Array, window: int
+                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """One decode token per slot row, x [R, 1, D]: row r's keys/values written at slot
+        write[r] (>= C: not written, an idle row), then attention over the row's slots
+        [0, window) up to its own position."""
+        q, key, v = self._qkv(x, cos, sin)
+        rows = jnp.arange(x.shape[0])
+        k_all, v_all = cache
+        k_all = k_all.at[layer, rows, :, write, :].set(key[:, 0].astype(k_all.dtype), mode="drop")
+        v_all = v_all.at[layer, rows, :, write, :].set(v[:, 0].astype(v_all.dtype), mode="drop")
+        k_l, v_l = k_all[layer, :, :, :window], v_all[layer, :, :, :window]  # R K W H
+        mask = (jnp.arange(window)[None, :] <= positions[:, None])[:, None, None]  # R 1 1 W
+        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all)
+
     def _qkv(self, x: jax.Array, cos: jax.Array, sin: jax.Array) -> tuple[jax.Array, ...]:
         n, k, h = self.shape
         b, t, _ = x.shape
@@ -180,6 +219,24 @@ def _write_cache(cache: tuple[jax.Array, jax.Array], key: jax.Array, v: jax.Arra
     return (k_all, v_all), layer_kv
 
 
+def _write_slot(cache: tuple[jax.Array, jax.Array], key: jax.Array, v: jax.Array,
+                layer: jax.Array, row: jax.Array, offset: jax.Array, window: int
+                ) -> tuple[tuple[jax.Array, jax.Array], tuple[jax.Array, jax.Array]]:
+    """New keys/values [1, E, K, H] written into slot cache row `row` (k, v: [L, R, K, C, H])
+    at slots [offset, offset + E) of `layer`; returns the cache and that row's slots
+    [0, window) as [1, K, window, H]."""
+    k_all, v_all = cache
+    start = (layer, row, 0, offset, 0)
+    k_all = jax.lax.dynamic_update_slice(
+        k_all, key.transpose(0, 2, 1, 3)[None].astype(k_all.dtype), start)  # 1 1 K E H
+    v_all = jax.lax.dynamic_update_slice(
+        v_all, v.transpose(0, 2, 1, 3)[None].astype(v_all.dtype), start)
+    size = (1, 1, k_all.shape[2], window, k_all.shape[4])
+    read = (layer, row, 0, 0, 0)
+    return (k_all, v_all), (jax.lax.dynamic_slice(k_all, read, size)[0],
+                            jax.lax.dynamic_slice(v_all, read, size)[0])
+
+
 def causal_blocks(q: jax.Array, k: jax.Array, v: jax.Array, key_mask: jax.Array, scale: float,
                   block: int, offset: int = 0) -> jax.Array:
     """Causal attention of E new tokens, q [B, E, N, H] at slots [offset, offset + E), over
@@ -223,21 +280,38 @@ class Block(nnx.Module):
         self.residual_multiplier = cfg.residual_multiplier
 
     def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
-        x = x + self.attn(self.input_norm(x), cos, sin, mask) * self.residual_multiplier
-        return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier
+        return self._after_attention(x, self.attn(self.input_norm(x), cos, sin, mask))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         a, cache = self.attn.call_cached(self.input_norm(x), cos, sin, mask, cache, layer,
                                          write_index)
-        x = x + a * self.residual_multiplier
-        return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier, cache
+        return self._after_attention(x, a), cache
 
     def call_prefill(self, x: jax.Array, cos: jax.Array, sin: jax.Array, key_mask: jax.Array,
                      cache: tuple[jax.Array, jax.Array], layer: jax.Array, block: int,
                      offset: int = 0) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         a, cache = self.attn.call_prefill(self.input_norm(x), cos, sin, key_mask, cache, layer,
                                           block, offset)
+        return self._after_attention(x, a), cache
+
+    def call_extend_slot(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
+                         cache: tuple[jax.Array, jax.Array], layer: jax.Array, row: jax.Array,
+                         offset: jax.Array | int, window: int, block: int
+                         ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        a, cache = self.attn.call_extend_slot(self.input_norm(x), cos, sin, cache, layer, row,
+                                              offset, window, block)
+        return self._after_attention(x, a), cache
+
+    def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
+                          cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
+                          positions: jax.Array, window: int
+                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        a, cache = self.attn.call_decode_slots(self.input_norm(x), cos, sin, cache, layer, write,
+                                               positions, window)
+        return self._after_attention(x, a), cache
+
+    def _after_attention(self, x: jax.Array, a: jax.Array) -> jax.Array:
         x = x + a * self.residual_multiplier
-        return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier, cache
+        return x + self.mlp(self.post_attn_norm(x)) * self.residual_multiplier

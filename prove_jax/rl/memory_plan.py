@@ -251,6 +251,8 @@ def format_plan(res: PlanResult, cfg: ModelConfig) -> str:
         f"   rollout: params + Adam + reference + KV = {rollout / GB:.2f} GB -> "
         f"{_verdict(rollout, budget)}; {res.episodes_that_fit} full-length episodes fit "
         "beside the resident state",
+        f"   continuous batching: --config.rollout.slots={max(res.episodes_that_fit, 1)} "
+        f"(rows of full length; more only with a smaller --config.rollout.slot_tokens)",
         "   communication per device per step (compiled; XLA:CPU's estimate, loop trips "
         "counted):",
         *[_row(kind, res.comm[kind]) for kind in KINDS if res.comm[kind]],

@@ -2,7 +2,8 @@
 
 Episodes are coroutines bounded by an `asyncio_pool.AioPool` (the pool size caps live episodes,
 hence open server sessions and the batch the policy sees); every policy turn goes through one
-`Batcher`, so all episodes waiting at the same moment share a single `policy.generate` call.
+`Batcher`, so all episodes waiting at the same moment share a single `policy.generate` call,
+unless the policy batches continuously itself (it has `generate_one`, as `ContinuousPolicy`).
 An episode's failure (server, timeout, exception) is recorded on its trajectory; `run` always
 returns one trajectory per job, in job order.
 
@@ -52,6 +53,9 @@ class RolloutEngine:
                 futures = [await pool.spawn(self._one(batcher, task, seed, sample))
                            for task, seed, sample in jobs]
             self.batch_sizes.extend(batcher.batch_sizes)
+        close = getattr(self.policy, "aclose", None)
+        if close is not None:  # a continuous policy's scheduler: no task outlives the run
+            await close()
         release = getattr(self.policy, "release_cache", None)
         if release is not None:  # kept KV of finished episodes: free it before training
             release()
@@ -71,10 +75,15 @@ class RolloutEngine:
 
     async def _one(self, batcher: Batcher, task: Task, seed: int, sample: int) -> Trajectory:
         batcher.enter()
+        # A continuous policy batches by itself, request by request (generate_one).
+        generate = getattr(self.policy, "generate_one", None) or batcher.generate
         try:
-            return await play_episode(task, generate=batcher.generate, tools=self.tools,
+            return await play_episode(task, generate=generate, tools=self.tools,
                                       chat=self.chat, config=self.config, seed=seed,
                                       sample=sample)
         finally:
             batcher.leave()
+            end = getattr(self.policy, "end_episode", None)
+            if end is not None:  # a continuous policy frees the episode's KV row
+                end(task.id, seed)
 

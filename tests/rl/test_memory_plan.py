@@ -58,6 +58,7 @@ def test_tiny_plan_compiles_and_its_numbers_agree(tiny_plan):
     res, text = tiny_plan
     assert "XLA:CPU" in text and "8x H100-80GB" in text and "fits (margin" in text
     assert "communication per device per step" in text and "model FLOPs per step" in text
+    assert f"--config.rollout.slots={res.episodes_that_fit} " in text  # the slot budget
     # tensor 2 and fsdp 2 shard the weights: the step gathers them and reduces gradients
     assert res.comm["all-gather"] > 0 and res.comm["unknown_trip_loops"] == 0
     assert res.comm["total"] == sum(res.comm[k] for k in ("all-gather", "reduce-scatter",

@@ -1,0 +1,128 @@
+"""The continuously batched policy: each episode's request joins the decoding rows as soon as
+a slot is free, and leaves them as soon as it is done (see prove_jax/sampling/slots.py).
+
+One scheduler task owns the `SlotSampler`: it admits waiting requests into rows (in arrival
+order; a request waits while every row decodes), runs a few decode steps over the active
+rows in a worker thread (the event loop keeps running tool calls meanwhile), and resolves the
+requests whose rows finished. Episodes call `generate_one` directly, so the engine's
+step-synchronous batcher is bypassed. Turn seeds equal `SamplerPolicy`'s, so both paths
+sample the same tokens from the same logits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+
+from prove_jax.rollout.jax_policy import turn_seed
+from prove_jax.rollout.policy import Generation, GenerationRequest
+from prove_jax.sampling.slots import SlotSampler
+
+__all__ = ["ContinuousPolicy"]
+
+
+class ContinuousPolicy:
+    def __init__(self, sampler: SlotSampler):
+        self.sampler = sampler
+        self._waiting: deque[tuple[GenerationRequest, asyncio.Future]] = deque()
+        self._running: dict[int, asyncio.Future] = {}  # row -> its request's future
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+        self.decode_calls = 0
+        self.batch_sizes: list[int] = []  # active rows per decode call
+
+    async def generate(self, requests: list[GenerationRequest]) -> list[Generation]:
+        return list(await asyncio.gather(*(self.generate_one(r) for r in requests)))
+
+    async def generate_one(self, request: GenerationRequest) -> Generation:
+        self._ensure_running()
+        fut = asyncio.get_running_loop().create_future()
+        entry = (request, fut)
+        self._waiting.append(entry)
+        self._wake.set()
+        try:
+            return await fut
+        except asyncio.CancelledError:  # the episode timed out: stop generating for it
+            if entry in self._waiting:
+                self._waiting.remove(entry)
+            raise
+
+    def end_episode(self, task_id: str, seed: int) -> None:
+        """The episode is over: its row is free for the next one."""
+        self.sampler.free((task_id, seed))
+
+    def release_cache(self) -> None:
+        """Forget every row's KV (a rollout ended; the weights change next)."""
+        self.sampler.release()
+
+    async def aclose(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def _ensure_running(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done() or self._task.get_loop() is not loop:
+            self._wake = asyncio.Event()
+            self._running.clear()
+            for row in self.sampler.active_rows:  # left over from a stopped loop
+                self.sampler.cancel(row)
+            self._task = loop.create_task(self._schedule(), name="continuous-policy")
+
+    async def _schedule(self) -> None:
+        while True:
+            self._drop_cancelled()
+            await self._admit()
+            if not self._running:
+                if not self._waiting:
+                    self._wake.clear()
+                    await self._wake.wait()
+                continue
+            self.batch_sizes.append(len(self._running))
+            try:
+                finished = await asyncio.to_thread(self.sampler.decode)
+            except Exception as err:  # fail these requests, not the loop
+                self._fail_running(err)
+                continue
+            self.decode_calls += 1
+            for done in finished:
+                fut = self._running.pop(done.row)
+                if not fut.done():
+                    fut.set_result(Generation(done.tokens, done.logprobs, done.finish_reason))
+
+    async def _admit(self) -> None:
+        while self._waiting:
+            request, fut = self._waiting[0]
+            owner = (request.task_id, request.seed)
+            row = self.sampler.assign(owner)
+            if row is None:
+                return  # every row decodes: the request waits for one to finish
+            self._waiting.popleft()
+            if fut.done():
+                continue
+            try:
+                await asyncio.to_thread(self.sampler.admit, row, owner, request.tokens,
+                                        turn_seed(request.seed, len(request.tokens)),
+                                        request.max_new_tokens)
+            except Exception as err:  # a bad request fails alone
+                fut.set_exception(RuntimeError(f"policy.generate failed: "
+                                               f"{type(err).__name__}: {err}"))
+                continue
+            self._running[row] = fut
+
+    def _drop_cancelled(self) -> None:
+        for row, fut in list(self._running.items()):
+            if fut.done():  # cancelled by its episode's timeout
+                self.sampler.cancel(row)
+                del self._running[row]
+
+    def _fail_running(self, err: Exception) -> None:
+        for row, fut in self._running.items():
+            self.sampler.cancel(row)
+            if not fut.done():
+                fut.set_exception(RuntimeError(f"policy.generate failed: "
+                                               f"{type(err).__name__}: {err}"))
+        self._running.clear()

@@ -1,0 +1,154 @@
+"""Continuous batching (SlotSampler): rows admitted and finished at different times, KV kept in
+a row across turns and copied between rows, sample exactly what the step-synchronous sampler
+samples when it recomputes every context."""
+
+import jax
+import numpy as np
+import pytest
+
+from prove_jax.checkpoint.hf import load_hf
+from prove_jax.sampling import Sampler, SamplingParams
+from prove_jax.sampling.slots import SlotSampler
+from tests.hf_models import COMMON
+
+V = COMMON["vocab_size"]
+
+
+@pytest.fixture(scope="module")
+def model(hf_checkpoint):
+    """The tiny Qwen3 with its weights scaled up 4x: logits far apart, so greedy choices
+    cannot flip on float32 reduction order."""
+    from flax import nnx
+
+    m, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
+    graphdef, state = nnx.split(m)
+    state = jax.tree.map(lambda x: x * 4 if x.ndim >= 2 else x, state)
+    return nnx.merge(graphdef, state)
+
+
+def _teacher_forced(model, context, tokens):
+    ids = np.asarray([context + tokens])
+    logits = np.asarray(model(ids))[0, len(context) - 1:-1]
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return np.take_along_axis(np.asarray(logp), np.asarray(tokens)[:, None], axis=-1)[:, 0]
+
+
+def _run_all(sampler, work):
+    """Admit (row, owner, context, seed, limit) items as rows free up; {owner: Finished}."""
+    waiting, done = list(work), {}
+    owners = {}
+    while waiting or sampler.active_rows:
+        while waiting:
+            owner, ctx, seed, limit = waiting[0]
+            row = sampler.assign(owner)
+            if row is None:
+                break
+            waiting.pop(0)
+            sampler.admit(row, owner, ctx, seed, limit)
+            owners[row] = owner
+        for f in sampler.decode():
+            done[owners[f.row]] = f
+    return done
+
+
+@pytest.mark.parametrize("temperature,slots", [(0.0, 5), (1.0, 5), (1.0, 3)])
+def test_three_turns_of_staggered_rows_equal_the_reference_sampler(model, temperature, slots):
+    """5 episodes, limits from 3 to 11 tokens so rows finish at different decode steps; 3
+    turns, each appending tool-result tokens. On 5 rows each episode keeps its row and later
+    turns compute only what is new; on 3 rows two episodes wait for a row and rows change
+    hands. Every turn's tokens equal `Sampler` recomputing the context with the same seed,
+    log-probs equal it and a teacher-forced forward. Rows start 64 tokens long and grow."""
+    rng = np.random.default_rng(0)
+    contexts = {f"e{i}": rng.integers(3, V, size=n).tolist()
+                for i, n in enumerate((40, 75, 21, 33, 58))}
+    limits = {"e0": 3, "e1": 11, "e2": 7, "e3": 5, "e4": 9}
+    sampler = SlotSampler(model, SamplingParams(16, temperature=temperature), slots=slots,
+                          capacity=256, steps_per_call=4, initial_tokens=64)
+    ref = Sampler(model)
+    for turn in range(3):
+        work = [(k, ctx, 100 * turn + i, limits[k]) for i, (k, ctx) in
+                enumerate(contexts.items())]
+        before = sampler.reused_tokens
+        work_contexts = [w[1] for w in work]
+        got = _run_all(sampler, work)
+        for owner, ctx, seed, limit in work:
+            want = ref.generate([ctx], SamplingParams(limit, temperature=temperature),
+                                [seed])[0]
+            assert got[owner].tokens == want.tokens, (turn, owner)
+            np.testing.assert_allclose(got[owner].logprobs, want.logprobs, atol=1e-4, rtol=0)
+            np.testing.assert_allclose(got[owner].logprobs,
+                                       _teacher_forced(model, ctx, want.tokens), atol=1e-4,
+                                       rtol=0)
+            contexts[owner] = ctx + want.tokens + rng.integers(3, V, size=7).tolist()
+        if turn and slots == 5:  # each row kept its episode's KV: only the 7 new tokens computed
+            assert sampler.reused_tokens - before == sum(map(len, work_contexts)) - 5 * 7
+    assert sampler.length == 128 and sampler.compilations < 24  # grew once: 64 -> 128
+
+
+def test_a_group_prefills_its_prompt_once_and_stops_on_stop_tokens(model):
+    """4 rollouts of one prompt: the first computes it, the other three copy its row; each
+    samples with its own seed what a lone reference row samples, stopping on a stop token."""
+    rng = np.random.default_rng(3)
+    prompt = rng.integers(3, V, size=90).tolist()
+    ref = Sampler(model)
+    free = ref.generate([prompt] * 4, SamplingParams(12, temperature=1.0), [1, 2, 3, 4])
+    stop = free[1].tokens[2]  # a token row 1 samples: a stop id that really occurs
+    params = SamplingParams(12, temperature=1.0, stop_token_ids=(stop,))
+    sampler = SlotSampler(model, params, slots=4, capacity=128)
+    got = _run_all(sampler, [(g, prompt, g + 1, 12) for g in range(4)])
+    assert sampler.prefill_slots == 128 + 3 * 16  # the prompt in its bucket, then 1 token each
+    assert sampler.reused_tokens == 3 * 89
+    for g in range(4):
+        want = ref.generate([prompt], params, [g + 1])[0]
+        assert got[g].tokens == want.tokens and got[g].finish_reason == want.finish_reason
+    assert got[1].finish_reason == "stop" and got[1].tokens[-1] == stop
+
+
+def test_back_pressure_eviction_and_bad_requests(model):
+    """With every row decoding, assign gives None; an idle row is reassigned least recently
+    used first; a context that cannot fit, or a busy row, is refused with the cause named and
+    changes nothing."""
+    params = SamplingParams(4, temperature=0)
+    sampler = SlotSampler(model, params, slots=2, capacity=64)
+    sampler.admit(sampler.assign("a"), "a", list(range(3, 20)), 0, 4)
+    sampler.admit(sampler.assign("b"), "b", list(range(5, 30)), 0, 4)
+    assert sampler.assign("c") is None
+    with pytest.raises(ValueError, match="still decoding"):
+        sampler.admit(0, "c", [3, 4], 0, 2)
+    while sampler.active_rows:
+        sampler.decode()
+    assert sampler.assign("a") == 0 and sampler.assign("c") == 0  # a was admitted first
+    with pytest.raises(ValueError, match="exceeds the slot capacity of 64"):
+        sampler.admit(0, "c", list(range(3, 63)), 0, 8)
+    assert sampler.rows[0].owner == "a" and not sampler.active_rows
+    sampler.release()
+    assert all(not r.tokens and r.owner is None for r in sampler.rows)
+
+
+def test_rows_split_over_a_mesh_sample_what_one_device_samples(hf_checkpoint, capfd):
+    """Rows over data x fsdp = 4 ways, heads over tensor = 2: two turns of 8 staggered rows,
+    the second reusing each row's KV, sample what one device samples, and XLA never falls
+    back to replicating a tensor to reshard it."""
+    from prove_jax.sharding import make_mesh
+
+    path, _ = hf_checkpoint("qwen2_bias")
+    mesh = make_mesh({"data": 2, "fsdp": 2, "tensor": 2})
+    single, _ = load_hf(path, dtype="float32")
+    sharded, _ = load_hf(path, mesh=mesh, dtype="float32")
+    rng = np.random.default_rng(2)
+    params = SamplingParams(6, temperature=0)
+    with pytest.raises(ValueError, match="multiple of the mesh's data x fsdp ways"):
+        SlotSampler(sharded, params, slots=6, capacity=128, mesh=mesh)
+    samplers = [SlotSampler(sharded, params, slots=8, capacity=128, mesh=mesh,
+                            initial_tokens=32),
+                SlotSampler(single, params, slots=8, capacity=128)]
+    contexts = [rng.integers(3, V, size=n).tolist() for n in (33, 20, 47, 12, 25, 9, 30, 41)]
+    for _turn in range(2):
+        work = [(i, ctx, i, 3 + i % 4) for i, ctx in enumerate(contexts)]
+        got, want = (_run_all(s, work) for s in samplers)
+        for i in range(len(contexts)):
+            assert got[i].tokens == want[i].tokens
+            np.testing.assert_allclose(got[i].logprobs, want[i].logprobs, atol=1e-5, rtol=0)
+        contexts = [ctx + want[i].tokens + [5, 6, 7] for i, ctx in enumerate(contexts)]
+    assert samplers[0].reused_tokens > 0
+    assert "Involuntary full rematerialization" not in capfd.readouterr().err
