@@ -104,8 +104,13 @@ def _needed_later(graph: ToolGraph, node: ToolNode, rest: list[str]) -> bool:
 
 
 def _implicit_deps(graph: ToolGraph, steps: list[StepRecord], node: ToolNode) -> set[int]:
+    """Earlier steps `node` must follow though it takes no value from them: a `requires`
+    precondition (or an edge a labeler judged implicit). A read-after-write pair is not one:
+    the read needs nothing from the write (issue 23: ordering edges only where data or state
+    flows), so a model that reads first is not marked out of order."""
     return {j for j, s in enumerate(steps)
-            if any(e.kind == "implicit" for e in graph.edges_between(s.node.key, node.key))}
+            if any(e.kind == "implicit" and e.rule != "read_after_write"
+                   for e in graph.edges_between(s.node.key, node.key))}
 
 
 def _alternative(graph: ToolGraph, run: ChainRun, queue: list[str], pos: int,

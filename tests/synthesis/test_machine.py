@@ -11,7 +11,14 @@ from collections import Counter
 
 from prove_jax.synthesis import phrases
 from prove_jax.synthesis.dialogue import shape
-from prove_jax.synthesis.machine import Outcome, Phase, execute_chain, payload_empty
+from prove_jax.synthesis.graph import Edge, ToolGraph
+from prove_jax.synthesis.machine import (
+    Outcome,
+    Phase,
+    _implicit_deps,
+    execute_chain,
+    payload_empty,
+)
 from prove_jax.synthesis.plan import sample_plan, sample_turns
 from prove_jax.tools.manager import CallResult
 from tests.synthesis import toy
@@ -174,3 +181,19 @@ def test_continuation_missing_function_and_too_short():
 
 def test_scripted_results_are_call_results():
     assert isinstance(toy.ok("get_item", {"item_id": "i_2"}), CallResult)
+
+
+def test_no_read_after_write_edge_without_data_flow():
+    # archive_item -> list_items is a read-after-write pair of the graph (the list shows the
+    # archived item) but list_items takes nothing from it: no ordering edge in the truth
+    g = toy.graph()
+    assert [e.rule for e in g.edges_between("toy.archive_item", "toy.list_items")] == \
+        ["read_after_write"]
+    run, _ = _run(["archive_item", "list_items"])
+    assert [s.name for s in run.steps] == ["archive_item", "list_items"]
+    assert run.steps[1].deps == []
+    # a `requires` precondition is still an edge (data edges: see the success-path test)
+    g = ToolGraph(g.nodes, [*g.edges, Edge("toy.archive_item", "toy.list_items", "implicit",
+                                           "requires")])
+    assert _implicit_deps(g, run.steps[:1], g.nodes["toy.list_items"]) == {0}
+    assert _implicit_deps(toy.graph(), run.steps[:1], g.nodes["toy.list_items"]) == set()
