@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from prove_jax.synthesis.alternatives import Probe, probe, read_candidates
 from prove_jax.synthesis.context import Context, build_context
 from prove_jax.synthesis.generators import check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
@@ -175,6 +176,11 @@ class _Machine:
         self.run.count("calls")
         return await self.manager.call(self.episode, self.local[(node.server, node.name)], args)
 
+    async def probe_call(self, node: ToolNode, args: dict) -> Any:
+        """A candidate alternative's call (alternatives.py): a read, counted apart."""
+        self.run.count("probe_calls")
+        return await self.manager.call(self.episode, self.local[(node.server, node.name)], args)
+
     async def run_step(self, queue: list[str], pos: int) -> bool:
         """Attempts at queue[pos], retrying with corrected arguments; True once a call is in
         the truth, False when it cannot be filled or every attempt failed."""
@@ -199,7 +205,9 @@ class _Machine:
                 self.run.count("retries")
                 avoid |= _avoid(filled, everything=len(filled) == 1)
                 continue
-            self.accept(node, args, filled, lookups, result.payload)
+            probes = await probe(read_candidates(self.graph, node, args, result.payload),
+                                 self.names, self.probe_call) if node.read_only else []
+            self.accept(node, args, filled, lookups, result.payload, probes)
             return True
         return False
 
@@ -223,7 +231,7 @@ class _Machine:
             return []
         return await add_lookups(self.graph, node, filled, self.run.steps,
                                  self.ctxs[node.server], self.names, self.call, self.rng,
-                                 self.run.stats)
+                                 self.run.stats, self.probe_call)
 
     def retry_reason(self, node: ToolNode, outcome: Outcome, attempt: int, rest: list[str]
                      ) -> str | None:
@@ -239,13 +247,13 @@ class _Machine:
         return None
 
     def accept(self, node: ToolNode, args: dict, filled: dict[str, Filled],
-               lookups: list[StepRecord], payload: Any) -> None:
+               lookups: list[StepRecord], payload: Any, probes: list[Probe]) -> None:
         """The call (after its look-ups) joins the truth, with the steps it depends on."""
         deps = {f.from_step for f in filled.values() if f.from_step is not None}
         self.run.steps.extend(lookups)
         deps |= _implicit_deps(self.graph, self.run.steps, node)
         self.run.steps.append(StepRecord(node, self.names[(node.server, node.name)], args,
-                                         filled, payload, sorted(deps)))
+                                         filled, payload, sorted(deps), probes=probes))
 
 
 def _outcome(result: Any) -> Outcome:
