@@ -115,7 +115,7 @@ def alignment(calls: Any, truth: Any,
                         cfg.accept_alternatives)
     out = []
     for g, tc in enumerate(t.calls):
-        pos, a = match.call_of[g], match.alt[g]
+        pos, a = match.call_of[g], -1 if match.alt is None else match.alt[g]
         in_order = pos >= 0 and all(0 <= match.call_of[u] < pos for u in t.dep_calls[tc.step])
         out.append({"step": tc.step, "name": tc.name, "call": pos if pos >= 0 else None,
                     "hits": match.hits[g], "keys": len(tc.args if a < 0 else tc.alts[a][1]),

@@ -43,12 +43,13 @@ class Match(NamedTuple):
 
     `hits[t]`: how many of truth call t's argument values that model call matches (0 if none).
     `alt[t]`: the index of the alternative of truth call t that model call used, or -1 (the
-    truth call itself, or unmatched); the hits then count that alternative's values.
+    truth call itself, or unmatched); the hits then count that alternative's values. `alt` is
+    None when the truth lists no alternatives or they are not accepted (then all are -1).
     """
 
     call_of: list[int]
     hits: list[int]
-    alt: list[int]
+    alt: list[int] | None = None
 
 
 def match_calls(calls: Sequence[Call], truth: Truth, match_outcomes: Collection[str] = ("ok",),
@@ -57,21 +58,18 @@ def match_calls(calls: Sequence[Call], truth: Truth, match_outcomes: Collection[
 
     Raises ValueError when a compared argument value is not JSON.
     """
+    if accept_alternatives and truth.alt_by_name:
+        return _match_with_alternatives(calls, truth, match_outcomes, normalize_strings)
     tcalls = truth.calls
     call_of = [-1] * len(tcalls)
     hits = [0] * len(tcalls)
-    alt = [-1] * len(tcalls)
     by_name = truth.by_name
-    alt_by_name = truth.alt_by_name if accept_alternatives and truth.alt_by_name else None
     for i, c in enumerate(calls):
         if c.outcome not in match_outcomes:
             continue
         cands = by_name.get(c.name)
-        alts = None if alt_by_name is None else alt_by_name.get(c.name)
         if cands is None:
-            if alts is None:
-                continue
-            cands = ()
+            continue
         args = c.args
         best, best_hits = -1, -1
         for t in cands:
@@ -94,14 +92,34 @@ def match_calls(calls: Sequence[Call], truth: Truth, match_outcomes: Collection[
             else:  # every truth key present
                 if n > best_hits:
                     best, best_hits = t, n
-        best_alt = -1
-        if alts is not None:  # the rare path: this name is some truth call's alternative
-            for t, a in alts:
-                if call_of[t] >= 0:
-                    continue
-                n = _hits(args, tcalls[t].alts[a][1], normalize_strings, i, truth, t, a)
-                if n > best_hits or (n == best_hits and 0 <= t < best):
-                    best, best_hits, best_alt = t, n, a
+        if best >= 0:
+            call_of[best] = i
+            hits[best] = best_hits
+    return Match(call_of, hits)
+
+
+def _match_with_alternatives(calls: Sequence[Call], truth: Truth,
+                             match_outcomes: Collection[str], normalize_strings: bool) -> Match:
+    """match_calls' rule where some truth calls list alternatives (kept apart from the hot
+    path): a call is eligible for the truth calls of its name and for those listing it as an
+    alternative; most matching values, then the earliest truth call."""
+    tcalls = truth.calls
+    call_of = [-1] * len(tcalls)
+    hits = [0] * len(tcalls)
+    alt = [-1] * len(tcalls)
+    for i, c in enumerate(calls):
+        if c.outcome not in match_outcomes:
+            continue
+        options = [(t, -1) for t in truth.by_name.get(c.name, ())]
+        options += truth.alt_by_name.get(c.name, ())
+        best, best_hits, best_alt = -1, -1, -1
+        for t, a in sorted(options):
+            if call_of[t] >= 0:
+                continue
+            want = tcalls[t].args if a < 0 else tcalls[t].alts[a][1]
+            n = _hits(c.args, want, normalize_strings, i, truth, t, a)
+            if n > best_hits:
+                best, best_hits, best_alt = t, n, a
         if best >= 0:
             call_of[best] = i
             hits[best] = best_hits
@@ -111,7 +129,8 @@ def match_calls(calls: Sequence[Call], truth: Truth, match_outcomes: Collection[
 
 def _hits(args: Mapping[str, Any], want: Mapping[str, Any], normalize_strings: bool, i: int,
           truth: Truth, t: int, a: int) -> int:
-    """How many of `want`'s values `args` matches; -1 when a key of `want` is missing."""
+    """How many of `want`'s values `args` matches; -1 when a key of `want` is missing. `a`:
+    the index of the alternative `want` is, or -1 (truth call t itself), for errors."""
     n = 0
     for k, v in want.items():
         got = args.get(k, _MISSING)
@@ -120,8 +139,9 @@ def _hits(args: Mapping[str, Any], want: Mapping[str, Any], normalize_strings: b
         try:
             n += json_equal(got, v, normalize_strings)
         except ValueError as e:
+            where = f"{_where(truth, t)}.alternatives[{a}]" if a >= 0 else _where(truth, t)
             raise ValueError(f"calls[{i}].arguments.{k} or the truth call "
-                             f"{_where(truth, t)}.alternatives[{a}].arguments.{k}: {e}") from None
+                             f"{where}.arguments.{k}: {e}") from None
     return n
 
 

@@ -87,7 +87,7 @@ def r_arg(match: Match, truth: Truth) -> float:
     for t, tc in enumerate(truth.calls):
         if call_of[t] >= 0:
             pairs += 1
-            n_keys = len(tc.args) if alt[t] < 0 else len(tc.alts[alt[t]][1])
+            n_keys = len(tc.args) if alt is None or alt[t] < 0 else len(tc.alts[alt[t]][1])
             total += match.hits[t] / n_keys if n_keys else 1.0
     return total / pairs if pairs else 0.0
 

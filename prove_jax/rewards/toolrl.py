@@ -77,33 +77,71 @@ def _best(calls: Sequence[Call], candidates: Sequence[int], used: set[int],
     return best, best_score, best_kj, best_vals
 
 
+def _resolve(calls: Sequence[Call], truth: Truth, by_name: Mapping[str, list[int]],
+             normalize_strings: bool) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each truth call as the (name, arguments) of the variant (itself or an alternative)
+    whose best unused model call scores highest, in the matching's own order; ties and
+    unmatched calls keep the truth call itself."""
+    used: set[int] = set()
+    out = []
+    for tc in truth.calls:
+        want = (tc.name, tc.args)
+        best, score = _best(calls, by_name.get(tc.name, ()), used, tc.args, normalize_strings)[:2]
+        for alt, alt_args in tc.alts:
+            got = _best(calls, by_name.get(alt, ()), used, alt_args, normalize_strings)
+            if got[1] > score:
+                best, score, want = got[0], got[1], (alt, alt_args)
+        if best >= 0:
+            used.add(best)
+        out.append(want)
+    return out
+
+
 def toolrl_reward(calls: Sequence[Call], truth: Truth, normalize_strings: bool = False,
                   accept_alternatives: bool = True) -> dict[str, float]:
     """Components "format", "name", "param", "value", "correct" and "total" (see docstring)."""
     by_name: dict[str, list[int]] = {}
     for i, c in enumerate(calls):
         by_name.setdefault(c.name, []).append(i)
-    alternatives = accept_alternatives and bool(truth.alt_by_name)
+    if accept_alternatives and truth.alt_by_name:
+        wanted = _resolve(calls, truth, by_name, normalize_strings)
+    else:
+        wanted = [(tc.name, tc.args) for tc in truth.calls]
+    name_score = multiset_jaccard([c.name for c in calls], [name for name, _ in wanted])
     used: set[int] = set()
     param = value = 0.0
     s_max = 1.0
-    names = []  # the truth's names, each call's as resolved (itself or the alternative used)
-    for tc in truth.calls:
-        name, want = tc.name, tc.args
-        best, score, kj, vals = _best(calls, by_name.get(name, ()), used, want,
-                                      normalize_strings)
-        if alternatives:
-            for alt, alt_args in tc.alts:
-                got = _best(calls, by_name.get(alt, ()), used, alt_args, normalize_strings)
-                if got[1] > score:
-                    (best, score, kj, vals), name, want = got, alt, alt_args
-        names.append(name)
+    for name, want in wanted:
         s_max += 1 + len(want)
+        keys = want.keys()
+        best, best_score, best_kj, best_vals = -1, 0.0, 0.0, 0
+        for i in by_name.get(name, ()):
+            if i in used:
+                continue
+            cargs = calls[i].args
+            inter = len(keys & cargs.keys())
+            union = len(keys) + len(cargs) - inter
+            kj = inter / union if union else 1.0
+            vals = 0
+            for k, v in want.items():
+                got = cargs.get(k, _MISSING)
+                if got is _MISSING:
+                    continue
+                tg = type(got)
+                if tg is type(v) and (tg is str or tg is int) and not normalize_strings:
+                    vals += got == v  # the common case, without a call
+                    continue
+                try:
+                    vals += json_equal(got, v, normalize_strings)
+                except ValueError as e:
+                    raise ValueError(f"calls[{i}].arguments.{k} or a truth call's "
+                                     f"arguments.{k}: {e}") from None
+            if kj + vals > best_score:
+                best, best_score, best_kj, best_vals = i, kj + vals, kj, vals
         if best >= 0:
             used.add(best)
-            param += kj
-            value += vals
-    name_score = multiset_jaccard([c.name for c in calls], names)
+            param += best_kj
+            value += best_vals
     s = name_score + param + value
     correct = 6 * s / s_max - 3
     fmt = 0.0 if any(c.outcome == "unknown_tool" for c in calls) else 1.0
