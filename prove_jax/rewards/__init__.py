@@ -32,6 +32,11 @@ Decisions (the paper leaves these open):
     eff = -α·N (a zero budget divides by 1). Note the scale: a perfect normal trajectory totals
     Σ positive weights = 1.3 with the defaults, an abstention at most 1; GRPO advantages compare
     rollouts of one task, so this only matters when pooling tasks.
+  - Alternatives (`accept_alternatives`, on by default): a truth call may list other calls
+    that do its job (a read whose live result surfaces the same value, verified when the row
+    was synthesized). A call to one covers the truth call (R_cov, with the same o(g)), its name
+    counts for R_name, and R_arg compares its values with, and divides by the key count of, the
+    alternative's recorded arguments. Off: only the recorded call counts (the paper's rule).
   - ToolRL: see `toolrl` (pooled truth calls, multiset name Jaccard, R_format from outcomes).
 """
 
@@ -79,7 +84,7 @@ def score_parsed(calls: tuple[Call, ...], truth: Truth,
     """Score already-parsed calls against a parsed truth with the reward `config.kind` selects."""
     cfg = RewardConfig.coerce(config)
     if cfg.kind == "toolrl":
-        return toolrl_reward(calls, truth, cfg.normalize_strings)
+        return toolrl_reward(calls, truth, cfg.normalize_strings, cfg.accept_alternatives)
     return prove_reward(calls, truth, cfg, end_state)
 
 
@@ -101,15 +106,18 @@ def alignment(calls: Any, truth: Any,
     shows it; the ToolRL reward pools calls and has no alignment of its own, so this is the
     PROVE matching whatever `config.kind` says). One entry per truth call, in (step, position)
     order: {"step", "name", "call": index into `calls` or None, "hits": matching values,
-    "keys": the truth call's argument count, "in_order": its dependencies were matched
-    earlier (o(g) of R_cov)}."""
+    "keys": the truth call's argument count (the alternative's, when one covered it),
+    "alternative": the name of the alternative that covered it or None, "in_order": its
+    dependencies were matched earlier (o(g) of R_cov)}."""
     cfg = RewardConfig.coerce(config)
     parsed, t = parse_calls(calls), parse_truth(truth)
-    match = match_calls(parsed, t, cfg.match_outcomes, cfg.normalize_strings)
+    match = match_calls(parsed, t, cfg.match_outcomes, cfg.normalize_strings,
+                        cfg.accept_alternatives)
     out = []
     for g, tc in enumerate(t.calls):
-        pos = match.call_of[g]
+        pos, a = match.call_of[g], -1 if match.alt is None else match.alt[g]
         in_order = pos >= 0 and all(0 <= match.call_of[u] < pos for u in t.dep_calls[tc.step])
         out.append({"step": tc.step, "name": tc.name, "call": pos if pos >= 0 else None,
-                    "hits": match.hits[g], "keys": len(tc.args), "in_order": in_order})
+                    "hits": match.hits[g], "keys": len(tc.args if a < 0 else tc.alts[a][1]),
+                    "alternative": tc.alts[a][0] if a >= 0 else None, "in_order": in_order})
     return out

@@ -11,6 +11,11 @@ Fields (defaults are the paper's, REFERENCE.md §3):
   match_outcomes     outcomes of model calls that may match a truth call for R_cov / R_arg
                      (default: all four, the paper's rule; ["ok"] is an ablation, see
                      prove_jax.rewards). ToolRL ignores it.
+  accept_alternatives  a call to one of a truth call's recorded alternatives (another read
+                     whose result surfaces the same value) covers it, its name counts as a
+                     truth name and its values compare with the alternative's arguments (on by
+                     default; off: the paper's literal rule, only the recorded call). Both
+                     rewards honour it (see prove_jax.rewards.matching and .toolrl).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ class RewardConfig:
     beta: float = 0.5
     normalize_strings: bool = False
     match_outcomes: tuple[str, ...] = ("ok", "execution_error", "schema_error", "unknown_tool")
+    accept_alternatives: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS_OF_REWARD:
@@ -55,9 +61,9 @@ class RewardConfig:
         for f in ("alpha", "beta"):
             if getattr(self, f) < 0:
                 raise ValueError(f"RewardConfig.{f}: must be >= 0, got {getattr(self, f)!r}")
-        if not isinstance(self.normalize_strings, bool):
-            raise ValueError(f"RewardConfig.normalize_strings: must be a bool, "
-                             f"got {self.normalize_strings!r}")
+        for f in ("normalize_strings", "accept_alternatives"):
+            if not isinstance(getattr(self, f), bool):
+                raise ValueError(f"RewardConfig.{f}: must be a bool, got {getattr(self, f)!r}")
         mo = self.match_outcomes
         if isinstance(mo, str) or not isinstance(mo, list | tuple):
             raise ValueError(f"RewardConfig.match_outcomes: must be a list of outcomes, got {mo!r}")

@@ -66,23 +66,28 @@ def r_eff(n_calls: int, n_gt: int, alpha: float, beta: float) -> float:
     return -alpha * over / max(b, 1) if over > 0 else 0.0
 
 
-def r_name(calls: Sequence[Call], truth: Truth) -> float:
-    """Fraction of the model's calls whose name is among the truth's tool names; 0 with no calls."""
+def r_name(calls: Sequence[Call], truth: Truth, alternatives: bool = True) -> float:
+    """Fraction of the model's calls whose name is among the truth's tool names (with
+    `alternatives`, its calls' alternatives' names too); 0 with no calls."""
     if not calls:
         return 0.0
     names = truth.by_name
+    alts = truth.alt_by_name if alternatives else None
+    if alts:
+        return sum([c.name in names or c.name in alts for c in calls]) / len(calls)
     return sum([c.name in names for c in calls]) / len(calls)
 
 
 def r_arg(match: Match, truth: Truth) -> float:
     """Mean over matched (model, truth) pairs of the fraction of the truth call's argument keys
-    whose values match exactly (a truth call without arguments scores 1); 0 with no pair."""
+    whose values match exactly (a truth call without arguments scores 1); 0 with no pair. A
+    pair made through an alternative counts that alternative's keys (`Match.alt`)."""
     total, pairs = 0.0, 0
-    call_of = match.call_of
+    call_of, alt = match.call_of, match.alt
     for t, tc in enumerate(truth.calls):
         if call_of[t] >= 0:
             pairs += 1
-            n_keys = len(tc.args)
+            n_keys = len(tc.args) if alt is None or alt[t] < 0 else len(tc.alts[alt[t]][1])
             total += match.hits[t] / n_keys if n_keys else 1.0
     return total / pairs if pairs else 0.0
 
@@ -106,12 +111,13 @@ def prove_reward(calls: Sequence[Call], truth: Truth, config: RewardConfig | Non
     computed by the rules above (with no truth calls: cov 0, arg 0, name 0, eff = -α·N).
     """
     cfg = config or RewardConfig()
-    match = match_calls(calls, truth, cfg.match_outcomes, cfg.normalize_strings)
+    match = match_calls(calls, truth, cfg.match_outcomes, cfg.normalize_strings,
+                        cfg.accept_alternatives)
     out = {
         "val": r_val(calls),
         "cov": r_cov(match, truth),
         "eff": r_eff(len(calls), truth.n_calls, cfg.alpha, cfg.beta),
-        "name": r_name(calls, truth),
+        "name": r_name(calls, truth, cfg.accept_alternatives),
         "arg": r_arg(match, truth),
     }
     state = r_state(truth, end_state)

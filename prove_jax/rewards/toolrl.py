@@ -16,12 +16,17 @@ trajectory is well-formed (1) unless some call has outcome "unknown_tool", the o
 gives a call it could not route to any tool. Calls missing a name or an arguments object never
 reach the scorer (score() raises). Abstention (no truth calls): S_max = 1 and S = 1 exactly when
 the model makes no call, so R_correct = +3 with no call and -3 otherwise.
+Alternatives (`accept_alternatives`, on by default): each truth call is resolved to the variant
+(itself or one of its alternatives) whose best unused model call scores highest (ties to the
+call itself; unmatched: itself), and that variant's name, keys and values stand for it in the
+name Jaccard, the matching and S_max; so either path scores the same. Off: only the call itself.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from prove_jax.rewards.canonical import json_equal
 from prove_jax.rewards.types import Call, Truth
@@ -40,21 +45,77 @@ def multiset_jaccard(a: Sequence, b: Sequence) -> float:
     return inter / (len(a) + len(b) - inter)
 
 
-def toolrl_reward(calls: Sequence[Call], truth: Truth,
-                  normalize_strings: bool = False) -> dict[str, float]:
+def _best(calls: Sequence[Call], candidates: Sequence[int], used: set[int],
+          want: Mapping[str, Any], normalize_strings: bool) -> tuple[int, float, float, int]:
+    """(call, key Jaccard + value count, key Jaccard, value count) of the unused candidate
+    scoring highest against `want` (> 0; ties to the earliest); call -1 when none scores."""
+    keys = want.keys()
+    best, best_score, best_kj, best_vals = -1, 0.0, 0.0, 0
+    for i in candidates:
+        if i in used:
+            continue
+        cargs = calls[i].args
+        inter = len(keys & cargs.keys())
+        union = len(keys) + len(cargs) - inter
+        kj = inter / union if union else 1.0
+        vals = 0
+        for k, v in want.items():
+            got = cargs.get(k, _MISSING)
+            if got is _MISSING:
+                continue
+            tg = type(got)
+            if tg is type(v) and (tg is str or tg is int) and not normalize_strings:
+                vals += got == v  # the common case, without a call
+                continue
+            try:
+                vals += json_equal(got, v, normalize_strings)
+            except ValueError as e:
+                raise ValueError(f"calls[{i}].arguments.{k} or a truth call's "
+                                 f"arguments.{k}: {e}") from None
+        if kj + vals > best_score:
+            best, best_score, best_kj, best_vals = i, kj + vals, kj, vals
+    return best, best_score, best_kj, best_vals
+
+
+def _resolve(calls: Sequence[Call], truth: Truth, by_name: Mapping[str, list[int]],
+             normalize_strings: bool) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each truth call as the (name, arguments) of the variant (itself or an alternative)
+    whose best unused model call scores highest, in the matching's own order; ties and
+    unmatched calls keep the truth call itself."""
+    used: set[int] = set()
+    out = []
+    for tc in truth.calls:
+        want = (tc.name, tc.args)
+        best, score = _best(calls, by_name.get(tc.name, ()), used, tc.args, normalize_strings)[:2]
+        for alt, alt_args in tc.alts:
+            got = _best(calls, by_name.get(alt, ()), used, alt_args, normalize_strings)
+            if got[1] > score:
+                best, score, want = got[0], got[1], (alt, alt_args)
+        if best >= 0:
+            used.add(best)
+        out.append(want)
+    return out
+
+
+def toolrl_reward(calls: Sequence[Call], truth: Truth, normalize_strings: bool = False,
+                  accept_alternatives: bool = True) -> dict[str, float]:
     """Components "format", "name", "param", "value", "correct" and "total" (see docstring)."""
-    name_score = multiset_jaccard([c.name for c in calls], [t.name for t in truth.calls])
     by_name: dict[str, list[int]] = {}
     for i, c in enumerate(calls):
         by_name.setdefault(c.name, []).append(i)
+    if accept_alternatives and truth.alt_by_name:
+        wanted = _resolve(calls, truth, by_name, normalize_strings)
+    else:
+        wanted = [(tc.name, tc.args) for tc in truth.calls]
+    name_score = multiset_jaccard([c.name for c in calls], [name for name, _ in wanted])
     used: set[int] = set()
     param = value = 0.0
     s_max = 1.0
-    for tc in truth.calls:
-        s_max += 1 + len(tc.args)
-        keys = tc.args.keys()
+    for name, want in wanted:
+        s_max += 1 + len(want)
+        keys = want.keys()
         best, best_score, best_kj, best_vals = -1, 0.0, 0.0, 0
-        for i in by_name.get(tc.name, ()):
+        for i in by_name.get(name, ()):
             if i in used:
                 continue
             cargs = calls[i].args
@@ -62,7 +123,7 @@ def toolrl_reward(calls: Sequence[Call], truth: Truth,
             union = len(keys) + len(cargs) - inter
             kj = inter / union if union else 1.0
             vals = 0
-            for k, v in tc.args.items():
+            for k, v in want.items():
                 got = cargs.get(k, _MISSING)
                 if got is _MISSING:
                     continue

@@ -12,6 +12,11 @@ JSON form (what `prove_jax.rewards.score` accepts):
            "kind": "normal" | "clarification" | "abstention"}              default "normal"
     Abstention tasks have no steps and no edges; other kinds have at least one step. Edges name
     existing steps, are not self-edges and form no cycle. Unknown top-level truth keys raise.
+    A truth call may carry "alternatives": [{"name": str, "arguments": {...}}, ...], other tools
+    that do the same job (a read whose result surfaces the same value, see
+    `prove_jax.synthesis.alternatives`); each has only these two keys, a name other than its
+    call's and than the call's other alternatives. The reward honours them unless
+    `RewardConfig.accept_alternatives` is off (see `matching`).
 Every violation raises ValueError naming the element (e.g. "calls[3].outcome: ...").
 
 Parsing checks the structure above and that arguments are objects with string keys; argument
@@ -22,6 +27,7 @@ where a reward compares them, so a non-JSON value (a set, bytes) raises when com
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from prove_jax.rewards.canonical import check_arguments
@@ -33,6 +39,8 @@ KINDS = ("normal", "clarification", "abstention")
 _OUTCOME_SET = frozenset(OUTCOMES)
 _MISSING = object()
 _TRUTH_KEYS = frozenset({"steps", "edges", "kind", "end_state"})
+_ALT_KEYS = frozenset({"name", "arguments"})
+_NO_ALTS: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType({})
 _new = tuple.__new__  # NamedTuple construction without the Python-level __new__ (hot path)
 
 
@@ -45,11 +53,13 @@ class Call(NamedTuple):
 
 
 class TruthCall(NamedTuple):
-    """One ground-truth call; `step` is the index of the step that holds it."""
+    """One ground-truth call; `step` is the index of the step that holds it; `alts` its
+    alternatives as (name, arguments) pairs, in their listed order."""
 
     name: str
     args: Mapping[str, Any]
     step: int
+    alts: tuple[tuple[str, Mapping[str, Any]], ...] = ()
 
 
 class Truth(NamedTuple):
@@ -57,7 +67,9 @@ class Truth(NamedTuple):
 
     `step_calls[s]` are the indices into `calls` of step s; `deps[s]` the steps that step s
     depends on (edge [j, s]); `dep_calls[s]` the indices of every call of those steps (a list);
-    `by_name` maps a tool name to its truth-call indices in order. `end_state`: server ->
+    `by_name` maps a tool name to its truth-call indices in order; `alt_by_name` an
+    alternative's name to the (truth call, alternative) index pairs that list it, in order
+    (empty when no call has alternatives). `end_state`: server ->
     the clock-free hash of its state after the truth's replay, for the servers the truth
     writes (None when the row carries none); any valid order of the calls reaches it.
     """
@@ -69,6 +81,7 @@ class Truth(NamedTuple):
     kind: str
     by_name: Mapping[str, tuple[int, ...]]
     end_state: Mapping[str, str] | None = None
+    alt_by_name: Mapping[str, tuple[tuple[int, int], ...]] = _NO_ALTS
 
     @property
     def n_calls(self) -> int:
@@ -185,6 +198,7 @@ def parse_truth(truth: Any) -> Truth:
     calls: list[TruthCall] = []
     step_calls = []
     by_name: dict[str, list[int]] = {}
+    alt_by_name: dict[str, list[tuple[int, int]]] | None = None  # made on the first alternative
     for s, step in enumerate(steps):
         if type(step) is not list:
             _seq(step, f"truth.steps[{s}]")
@@ -197,13 +211,38 @@ def parse_truth(truth: Any) -> Truth:
                 by_name[name].append(len(calls))
             else:
                 by_name[name] = [len(calls)]
-            calls.append(_new(TruthCall, (name, args, s)))
+            alts = obj.get("alternatives")  # obj is a Mapping here (else it raised)
+            if alts is not None:
+                alts = _alternatives(alts, name, f"truth.steps[{s}][{p}].alternatives")
+                if alt_by_name is None:
+                    alt_by_name = {}
+                for a, (alt, _) in enumerate(alts):
+                    alt_by_name.setdefault(alt, []).append((len(calls), a))
+            calls.append(_new(TruthCall, (name, args, s, alts or ())))
         step_calls.append(tuple(range(start, len(calls))))
     deps = _edges(truth.get("edges", []), len(steps))
     dep_calls = tuple([u for j in d for u in step_calls[j]] if d else () for d in deps)
     return _new(Truth, (tuple(calls), tuple(step_calls), tuple(map(tuple, deps)), dep_calls,
                         kind, {k: tuple(v) for k, v in by_name.items()},
-                        _end_state(truth.get("end_state"))))
+                        _end_state(truth.get("end_state")),
+                        {k: tuple(v) for k, v in alt_by_name.items()} if alt_by_name
+                        else _NO_ALTS))
+
+
+def _alternatives(alts: Any, name: str, path: str) -> tuple[tuple[str, Mapping[str, Any]], ...]:
+    """A truth call's alternatives, validated: (name, arguments) pairs."""
+    out: list[tuple[str, Mapping[str, Any]]] = []
+    for a, obj in enumerate(_seq(alts, path)):
+        alt, args = _plain_fields(obj) or _call_fields(obj, f"{path}[{a}]")
+        unknown = sorted(map(str, set(obj) - _ALT_KEYS))
+        if unknown:
+            raise ValueError(f"{path}[{a}]: unknown keys {unknown} (expected name, arguments)")
+        if alt == name:
+            raise ValueError(f"{path}[{a}].name: {alt!r} is the truth call's own name")
+        if any(alt == n for n, _ in out):
+            raise ValueError(f"{path}[{a}].name: {alt!r} is listed twice")
+        out.append((alt, args))
+    return tuple(out)
 
 
 def _end_state(value: Any) -> dict[str, str] | None:

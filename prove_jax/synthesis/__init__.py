@@ -6,6 +6,7 @@ their ground truth executed on a real session and verified by replay.
     plan.py       QUERY: the example's knobs and tool chain, from its own rng
     values.py     argument filling (earlier outputs, context, enums, generators.py)
     lookups.py    look-up steps for the minimal information level
+    alternatives.py  other reads that surface what a read step is for, probed live, verified
     machine.py    TURN -> EXECUTE -> RESPONSE (recovery) -> CONTINUATION on a live session
     dialogue.py   the conversation's shape: follow-ups, clarification, abstention
     verbalize.py  template verbalizer (phrases.py); teacher.py: LLM verbalizer and labeler

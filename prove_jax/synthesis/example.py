@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from prove_jax.synthesis import phrases
+from prove_jax.synthesis.alternatives import select_alternatives
 from prove_jax.synthesis.context import Context
 from prove_jax.synthesis.dialogue import (
     DialogueSpec,
@@ -163,6 +164,7 @@ async def synthesize_one(index: int, eng: Engine) -> Conversation | Drop:
         return Drop(index, plan.id, shaped, f"{plan.server}: {' -> '.join(plan.chain)}")
     system, turns = await eng.verbalizer.render(shaped.spec, rng)
     steps = shaped.steps
+    select_alternatives(steps, shaped.hidden)
     edges = [[j, g] for g, s in enumerate(steps) for j in s.deps]
     stats = {**stats, "variant": plan.variant, "info": shaped.info,
              "lookups": sum(s.lookup for s in steps), "gap": shaped.gap}

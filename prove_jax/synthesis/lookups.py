@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from prove_jax.synthesis.alternatives import lookup_probe_args, probe
 from prove_jax.synthesis.context import Context
 from prove_jax.synthesis.generators import QUERY_LIKE, check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
@@ -61,9 +62,12 @@ def _reuse(steps: list[StepRecord], kind: str, key: str, label: tuple[str, str]
 async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled],
                       done: list[StepRecord], ctx: Context,
                       names: Mapping[tuple[str, str], str], call: Call, rng: random.Random,
-                      stats: dict[str, int]) -> list[StepRecord]:
+                      stats: dict[str, int], probe_call: Call | None = None
+                      ) -> list[StepRecord]:
     """Look-up steps for `node`'s context ids (rewriting those arguments as derived); an
-    earlier look-up that already shows the entity is reused instead of repeated."""
+    earlier look-up that already shows the entity is reused instead of repeated. With
+    `probe_call`, each new look-up also gets its probes: the other look-up tools of the kind,
+    called right away on the same state (alternatives.py selects among them later)."""
     added: list[StepRecord] = []
     n_steps = len(done)
     for arg, f in list(filled.items()):
@@ -80,7 +84,9 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
                                  len(siblings), siblings)
             continue
         tools = lookup_tools(graph, node.server, f.kind)
+        candidates = list(tools)  # sorted by name, before the shuffle
         rng.shuffle(tools)
+        tried: dict[str, tuple[dict, Any]] = {}
         for tool, query_arg in tools[:2]:
             args: dict[str, Any] = {}
             if query_arg is not None:
@@ -89,6 +95,7 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
                     continue
                 args[query_arg] = label[1]
             result = await call(tool, args)
+            tried[tool.name] = (args, result)
             stats["lookup_calls"] = stats.get("lookup_calls", 0) + 1
             found = _match(result.payload, f.kind, f.value, label) if result.ok else None
             if found is None:
@@ -99,6 +106,10 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
                 if query_arg else {}
             added.append(StepRecord(tool, names[(tool.server, tool.name)], args, query,
                                     result.payload, lookup=True))
+            if probe_call is not None:
+                others = [(t, a) for t, q in candidates if t.name != tool.name
+                          for a in lookup_probe_args(t, q, label[1])]
+                added[-1].probes = await probe(others, names, probe_call, tried)
             filled[arg] = Filled(f.value, "derived", f.kind, f.entity, index, element,
                                  len(siblings), siblings)
             stats["lookups"] = stats.get("lookups", 0) + 1

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from prove_jax.synthesis.alternatives import Probe, probe, read_candidates
 from prove_jax.synthesis.context import Context, build_context
 from prove_jax.synthesis.generators import check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
@@ -103,9 +104,60 @@ def _needed_later(graph: ToolGraph, node: ToolNode, rest: list[str]) -> bool:
     return any(e.kind == "explicit" and e.dst in rest for e in graph.succ[node.key])
 
 
-def _implicit_deps(graph: ToolGraph, steps: list[StepRecord], node: ToolNode) -> set[int]:
-    return {j for j, s in enumerate(steps)
-            if any(e.kind == "implicit" for e in graph.edges_between(s.node.key, node.key))}
+def _implicit_deps(graph: ToolGraph, steps: list[StepRecord], node: ToolNode,
+                   payload: Any = None) -> set[int]:
+    """Earlier steps `node` must follow though it takes no value from them: a `requires`
+    precondition (or an edge a labeler judged implicit), and a read-after-write pair only when
+    the read (its live result `payload`) observes the write: it shows an id the write's
+    arguments name or the id of a record the write returned (created or changed). A read that
+    shows none of them needs nothing from the write (issue 23: ordering edges only where data
+    or state flows), so a model that reads first is not marked out of order."""
+    shown: set[str] | None = None
+    out = set()
+    for j, s in enumerate(steps):
+        for e in graph.edges_between(s.node.key, node.key):
+            if e.kind != "implicit":
+                continue
+            if e.rule == "read_after_write":
+                shown = entity_ids(payload) if shown is None else shown
+                if not shown & (entity_ids(s.args) | own_ids(s.payload)):
+                    continue
+            out.add(j)
+            break
+    return out
+
+
+def entity_ids(value: Any, key: str = "", out: set[str] | None = None) -> set[str]:
+    """Every string under an id key (`id`, `*_id`, or an item of `*_ids`) at any depth: the
+    entities a call names or a result shows. Opaque ('pay_k3x9qa') or not ('WEB-6')."""
+    out = set() if out is None else out
+    if isinstance(value, dict):
+        for k, v in value.items():
+            entity_ids(v, k if isinstance(k, str) else "", out)
+    elif isinstance(value, list):
+        for v in value:
+            entity_ids(v, key if key.endswith("_ids") else "", out)
+    elif isinstance(value, str) and value and (key == "id" or key.endswith(("_id", "_ids"))):
+        out.add(value)
+    return out
+
+
+def own_ids(payload: Any) -> set[str]:
+    """The ids of the records a write returned: a record's own id is its first id field
+    ('payment_id' of {payment_id, counterparty_id, method_id, ...}); records are the result,
+    those directly under it ({"deleted": {...}}) and those it lists. The people, methods or
+    categories a record refers to are not the write's entity."""
+    records = payload if isinstance(payload, list) else [payload]
+    for v in payload.values() if isinstance(payload, dict) else ():
+        records = [*records, *(v if isinstance(v, list) else [v])]
+    out = set()
+    for item in records:
+        if isinstance(item, dict):
+            key = next((k for k in item if isinstance(k, str)
+                        and (k == "id" or k.endswith("_id"))), None)
+            if key is not None and isinstance(item[key], str) and item[key]:
+                out.add(item[key])
+    return out
 
 
 def _alternative(graph: ToolGraph, run: ChainRun, queue: list[str], pos: int,
@@ -170,6 +222,11 @@ class _Machine:
         self.run.count("calls")
         return await self.manager.call(self.episode, self.local[(node.server, node.name)], args)
 
+    async def probe_call(self, node: ToolNode, args: dict) -> Any:
+        """A candidate alternative's call (alternatives.py): a read, counted apart."""
+        self.run.count("probe_calls")
+        return await self.manager.call(self.episode, self.local[(node.server, node.name)], args)
+
     async def run_step(self, queue: list[str], pos: int) -> bool:
         """Attempts at queue[pos], retrying with corrected arguments; True once a call is in
         the truth, False when it cannot be filled or every attempt failed."""
@@ -194,7 +251,9 @@ class _Machine:
                 self.run.count("retries")
                 avoid |= _avoid(filled, everything=len(filled) == 1)
                 continue
-            self.accept(node, args, filled, lookups, result.payload)
+            probes = await probe(read_candidates(self.graph, node, args, result.payload),
+                                 self.names, self.probe_call) if node.read_only else []
+            self.accept(node, args, filled, lookups, result.payload, probes)
             return True
         return False
 
@@ -218,7 +277,7 @@ class _Machine:
             return []
         return await add_lookups(self.graph, node, filled, self.run.steps,
                                  self.ctxs[node.server], self.names, self.call, self.rng,
-                                 self.run.stats)
+                                 self.run.stats, self.probe_call)
 
     def retry_reason(self, node: ToolNode, outcome: Outcome, attempt: int, rest: list[str]
                      ) -> str | None:
@@ -234,13 +293,13 @@ class _Machine:
         return None
 
     def accept(self, node: ToolNode, args: dict, filled: dict[str, Filled],
-               lookups: list[StepRecord], payload: Any) -> None:
+               lookups: list[StepRecord], payload: Any, probes: list[Probe]) -> None:
         """The call (after its look-ups) joins the truth, with the steps it depends on."""
         deps = {f.from_step for f in filled.values() if f.from_step is not None}
         self.run.steps.extend(lookups)
-        deps |= _implicit_deps(self.graph, self.run.steps, node)
+        deps |= _implicit_deps(self.graph, self.run.steps, node, payload)
         self.run.steps.append(StepRecord(node, self.names[(node.server, node.name)], args,
-                                         filled, payload, sorted(deps)))
+                                         filled, payload, sorted(deps), probes=probes))
 
 
 def _outcome(result: Any) -> Outcome:

@@ -42,9 +42,19 @@ class StepRecord:
     deps: list[int] = field(default_factory=list)
     lookup: bool = False  # a look-up the minimal information level added (not verbalized)
     part: int = 0  # index of the user turn that asks for it
+    # read steps: other reads called on the same state (alternatives.Probe), until selection
+    probes: list[Any] = field(default_factory=list, repr=False)
+    alternatives: list[dict] = field(default_factory=list)  # verified: {name, arguments}
 
     def call(self) -> dict:
         return {"name": self.name, "arguments": self.args}
+
+    def truth_call(self) -> dict:
+        """The call as the truth records it: with its alternatives, if any."""
+        out = self.call()
+        if self.alternatives:
+            out["alternatives"] = [dict(a) for a in self.alternatives]
+        return out
 
 
 @dataclass
@@ -90,7 +100,7 @@ class Conversation:
     end_state: dict[str, str] = field(default_factory=dict)
 
     def truth(self) -> dict:
-        out = {"steps": [[s.call()] for s in self.steps], "edges": self.edges,
+        out = {"steps": [[s.truth_call()] for s in self.steps], "edges": self.edges,
                "kind": self.kind}
         if self.end_state:
             out["end_state"] = dict(sorted(self.end_state.items()))

@@ -1,7 +1,9 @@
 """Independent re-validation of a written dataset: replay a sample of rows' truth, exactly as
 stored (exposed names, arguments, world seed), on fresh server processes (stdio by default)
-and in-process, and compare. A row passes when at most `max_error_frac` of its calls fail and
-both replays end in the same state hashes.
+and in-process, and compare. A row passes when at most `max_error_frac` of its calls fail,
+both replays end in the same state hashes and the truth's end state, and every alternative a
+truth call records runs without error where it stands (called right after that call: a read,
+so the state and hashes stay the truth's).
 
     python -m prove_jax.synthesis.revalidate runs/synth --n 500
 """
@@ -22,18 +24,23 @@ from prove_jax.tools.manager import MCPManager, ServerSpec
 __all__ = ["replay_row", "revalidate"]
 
 
-async def replay_row(manager: MCPManager, row: dict
+async def replay_row(manager: MCPManager, row: dict, alt_failures: list[str] | None = None
                      ) -> tuple[int, int, dict[str, str], dict[str, str]]:
     """(calls, errors, server -> final state hash, server -> its clock-free hash) of one row's
-    truth on a new episode."""
+    truth on a new episode. With `alt_failures` (a list), each truth call's alternatives are
+    called right after it too (reads: the state and hashes must not change), and the ones
+    that fail are appended to it ("step S: NAME")."""
     episode = await manager.open_episode(row["servers"], row["seed"])
     calls = errors = 0
     try:
-        for step in row["truth"]["steps"]:
+        for s, step in enumerate(row["truth"]["steps"]):
             for call in step:
                 calls += 1
                 result = await manager.call(episode, call["name"], call["arguments"])
                 errors += not result.ok
+                for alt in call.get("alternatives", ()) if alt_failures is not None else ():
+                    if not (await manager.call(episode, alt["name"], alt["arguments"])).ok:
+                        alt_failures.append(f"step {s}: {alt['name']}")
         snaps = await manager.snapshot(episode, clock_free=True)
     finally:
         await manager.close_episode(episode)
@@ -42,17 +49,18 @@ async def replay_row(manager: MCPManager, row: dict
 
 
 async def _replay_all(rows: Sequence[dict], transport: str) -> list[tuple]:
-    """(calls, errors, hashes, clock-free hashes, why a row could not be replayed) per row: a
-    row whose session cannot open (or whose replay breaks) is reported, not the end of the
-    check."""
+    """(calls, errors, hashes, clock-free hashes, why a row could not be replayed, failed
+    alternatives) per row: a row whose session cannot open (or whose replay breaks) is
+    reported, not the end of the check. Alternatives are called beside their truth calls."""
     servers = sorted({s for r in rows for s in r["servers"]})
     out = []
     async with MCPManager([ServerSpec(s, transport) for s in servers], call_timeout=60) as mgr:
         for row in rows:
+            failed: list[str] = []
             try:
-                out.append((*await replay_row(mgr, row), None))
+                out.append((*await replay_row(mgr, row, failed), None, failed))
             except Exception as err:
-                out.append((0, 0, None, None, f"{type(err).__name__}: {err}"))
+                out.append((0, 0, None, None, f"{type(err).__name__}: {err}", failed))
     return out
 
 
@@ -63,12 +71,14 @@ async def revalidate(rows: Sequence[dict], n: int, seed: int = 0, transport: str
     sample = random.Random(seed).sample(candidates, min(n, len(candidates)))
     fresh = await _replay_all(sample, transport)
     local = await _replay_all(sample, "inprocess")
-    too_many, differ, wrong_end, unplayable = [], [], [], {}
-    for row, (calls, errors, hashes, ends, why), (_, _, mine, _, why_local) in zip(
+    too_many, differ, wrong_end, unplayable, alt_failed = [], [], [], {}, {}
+    for row, (calls, errors, hashes, ends, why, failed), (_, _, mine, _, why_local, _) in zip(
             sample, fresh, local, strict=True):
         if why or why_local:
             unplayable[row["id"]] = why or why_local
             continue
+        if failed:
+            alt_failed[row["id"]] = failed
         if calls and errors / calls > max_error_frac:
             too_many.append(row["id"])
         if hashes != mine or set(hashes) != set(row["servers"]):
@@ -81,7 +91,11 @@ async def revalidate(rows: Sequence[dict], n: int, seed: int = 0, transport: str
             "over_error_threshold": too_many, "hash_mismatch": differ,
             "with_end_state": sum(bool(r["truth"].get("end_state")) for r in sample),
             "end_state_mismatch": wrong_end, "unplayable": unplayable,
-            "passed": not too_many and not differ and not wrong_end and not unplayable}
+            "alternatives": sum(len(c.get("alternatives", ())) for r in sample
+                                for step in r["truth"]["steps"] for c in step),
+            "alternative_failures": alt_failed,
+            "passed": not too_many and not differ and not wrong_end and not unplayable
+            and not alt_failed}
 
 
 def main(argv: list[str] | None = None) -> int:

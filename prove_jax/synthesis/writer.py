@@ -13,7 +13,8 @@ from typing import Any
 from prove_jax.rollout.task import Task
 from prove_jax.synthesis.records import Conversation, Drop
 
-__all__ = ["dump_row", "held_out_id_overlap", "meta_of", "stats_of", "write_dataset"]
+__all__ = ["alternatives_of", "dump_row", "held_out_id_overlap", "meta_of", "stats_of",
+           "write_dataset"]
 
 EXAMPLES_PER_REASON = 5
 
@@ -92,7 +93,17 @@ def stats_of(kept: Sequence[Conversation], drops: Sequence[Drop], kind_mix: dict
             "kind_mix_max_deviation_points": round(max(
                 (abs(mix.get(k, 0.0) - t) * 100 for k, t in kind_mix.items()), default=0.0), 2),
             "recovery": dict(sorted(recovery.items())), "graph": graph_info,
-            "held_out_ids": held_out_id_overlap(kept)}
+            "held_out_ids": held_out_id_overlap(kept), "alternatives": alternatives_of(kept)}
+
+
+def alternatives_of(kept: Sequence[Conversation]) -> dict[str, int]:
+    """How many truth read steps (look-ups apart) carry at least one verified alternative."""
+    reads = [s for c in kept for s in c.steps if s.node.read_only]
+    return {"read_steps": len(reads), "with_alternatives": sum(bool(s.alternatives)
+                                                               for s in reads),
+            "lookups": sum(s.lookup for s in reads),
+            "lookups_with_alternatives": sum(s.lookup and bool(s.alternatives) for s in reads),
+            "recorded": sum(len(s.alternatives) for s in reads)}
 
 
 def _drop_report(drops: Sequence[Drop], generated: int, kept: int) -> dict[str, Any]:

@@ -6,12 +6,20 @@ failure), RESPONSE (retry with corrected arguments, switch tool, give up), CONTI
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections import Counter
 
 from prove_jax.synthesis import phrases
 from prove_jax.synthesis.dialogue import shape
-from prove_jax.synthesis.machine import Outcome, Phase, execute_chain, payload_empty
+from prove_jax.synthesis.graph import Edge, ToolGraph
+from prove_jax.synthesis.machine import (
+    Outcome,
+    Phase,
+    _implicit_deps,
+    execute_chain,
+    payload_empty,
+)
 from prove_jax.synthesis.plan import sample_plan, sample_turns
 from prove_jax.tools.manager import CallResult
 from tests.synthesis import toy
@@ -174,3 +182,81 @@ def test_continuation_missing_function_and_too_short():
 
 def test_scripted_results_are_call_results():
     assert isinstance(toy.ok("get_item", {"item_id": "i_2"}), CallResult)
+
+
+def test_read_after_write_edge_only_when_the_read_observes_the_write():
+    # archive_item -> list_items is a read-after-write pair of the graph; list_items takes no
+    # value from it, so the edge stands only when the list shows the archived item
+    g = toy.graph()
+    assert [e.rule for e in g.edges_between("toy.archive_item", "toy.list_items")] == \
+        ["read_after_write"]
+    run, _ = _run(["archive_item", "list_items"])
+    assert [s.name for s in run.steps] == ["archive_item", "list_items"]
+    archived = run.steps[0].args["item_id"]
+    assert archived in {i["item_id"] for i in run.steps[1].payload["items"]}
+    assert run.steps[1].deps == [0]
+    node = g.nodes["toy.list_items"]
+    others = {"items": [i for i in toy.ITEMS if i["item_id"] != archived]}
+    assert others["items"] and _implicit_deps(g, run.steps[:1], node, others) == set()
+    # a `requires` precondition is an edge whatever the read shows (data edges: see the
+    # success-path test)
+    g = ToolGraph(g.nodes, [*g.edges, Edge("toy.archive_item", "toy.list_items", "implicit",
+                                           "requires")])
+    assert _implicit_deps(g, run.steps[:1], node, others) == {0}
+
+
+def _live(server: str, chain: list[str], seed: int = 0):
+    """`chain` run by the machine on a live session of `server` (in-process, world `seed`)."""
+    from prove_jax.synthesis.context import build_context
+    from prove_jax.synthesis.graph import build_graph
+    from prove_jax.synthesis.routes import exposed_names
+    from prove_jax.synthesis.values import ValueFiller
+    from prove_jax.tools.manager import MCPManager, ServerSpec
+
+    async def go():
+        async with MCPManager([ServerSpec(server, "inprocess")]) as mgr:
+            graph = build_graph({server: mgr.tool_metadata(server)})
+            c = toy.cfg()
+            ctx = await build_context(mgr, graph, server, seed, random.Random(1))
+            plan = toy.plan([], server=server, servers=[server], world_seed=seed)
+            plan.chain = [f"{server}.{t}" for t in chain]
+            episode = await mgr.open_episode([server], seed)
+            try:
+                run = await execute_chain(plan, graph, c, ValueFiller(graph, c.today, 0.0),
+                                          mgr, episode, {server: ctx},
+                                          exposed_names(mgr, [server]), random.Random(0))
+            finally:
+                await mgr.close_episode(episode)
+            return graph, run
+    return asyncio.run(go())
+
+
+def test_read_after_write_edge_kept_when_the_read_shows_the_written_entity():
+    # payments: the user pays a request, then lists payments: the list shows the payment
+    # the write made (a model that lists first sees a stale list)
+    graph, run = _live("payments", ["respond_to_request", "list_payments"])
+    assert [e.rule for e in graph.edges_between("payments.respond_to_request",
+                                                "payments.list_payments")] == \
+        ["read_after_write"]
+    pay, listing = run.steps
+    assert [s.name for s in run.steps] == ["respond_to_request", "list_payments"]
+    assert pay.args["action"] == "pay" and pay.payload["payment_id"] == "pay_kwdffx"
+    assert listing.payload["payments"][0]["payment_id"] == "pay_kwdffx"
+    assert listing.payload["payments"][0]["created_at"] == "2026-06-15T12:01+02:00"  # now
+    assert pay.deps == [] and listing.deps == [0]
+
+
+def test_no_read_after_write_edge_when_the_read_shows_other_entities():
+    # food delivery: a cart line is no order; the orders listed (placed before) show neither
+    # the item added nor the cart's restaurant
+    graph, run = _live("food_delivery", ["add_to_cart", "list_orders"])
+    assert [e.rule for e in graph.edges_between("food_delivery.add_to_cart",
+                                                "food_delivery.list_orders")] == \
+        ["read_after_write"]
+    add, orders = run.steps
+    assert [s.name for s in run.steps] == ["add_to_cart", "list_orders"]
+    assert add.args == {"item_id": "itm_bscm46"} and add.payload["restaurant_id"] == "rst_dycvha"
+    shown = json.dumps(orders.payload)
+    assert len(orders.payload["orders"]) >= 3
+    assert "itm_bscm46" not in shown and "rst_dycvha" not in shown
+    assert orders.deps == []

@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 
 from prove_jax.data import TaskSource
 from prove_jax.rollout.task import Task
+from prove_jax.synthesis.graph import ToolGraph
 from prove_jax.synthesis.revalidate import revalidate
 from prove_jax.synthesis.validate import credential_problems, is_secret_arg, replay
 from prove_jax.tools.manager import MCPManager, ServerSpec
@@ -40,12 +41,13 @@ def _appears_in(value, payload) -> bool:
                for v in (value if isinstance(value, list) else [value]))
 
 
-def test_rows_load_and_truth_is_the_grounded_executed_chain(dataset):
+def test_rows_load_and_truth_is_the_grounded_executed_chain(dataset, graph_cache):
     """Each row's truth is what the machine executed, callable as written, and in an order
     that meets its own dependencies (what lets the truth score the maximum as the model's
     calls). Checked against the executed steps and the tools' JSON schemas, not the reward."""
     rows = {r["id"]: r for r in _rows(dataset)}
     assert len(rows) == 240
+    graph = ToolGraph.from_json(json.loads(next(graph_cache.glob("graph_*.json")).read_text()))
     assert {r["truth"]["kind"] for r in rows.values()} == {"normal", "clarification",
                                                           "abstention"}
     derived = 0
@@ -57,15 +59,22 @@ def test_rows_load_and_truth_is_the_grounded_executed_chain(dataset):
         if task.kind == "abstention":
             assert truth["steps"] == [] and truth["edges"] == [], conv.plan.id
             continue
-        # one call per step: the successful calls in execution order, arguments as run
-        assert truth["steps"] == [[{"name": s.name, "arguments": s.args}] for s in conv.steps]
+        # one call per step: the successful calls in execution order, arguments as run (a
+        # read's verified alternatives beside it)
+        assert [[{k: c[k] for k in ("name", "arguments")} for c in step]
+                for step in truth["steps"]] == [[{"name": s.name, "arguments": s.args}]
+                                                for s in conv.steps]
+        assert truth["steps"] == [[s.truth_call()] for s in conv.steps]
         assert truth["steps"], conv.plan.id
         offered = _offered(row)
         for s in conv.steps:  # offered to the model, with arguments its schema accepts
-            tool = offered[s.name]
-            schema = tool["function"]["parameters"] if isinstance(tool, dict) \
-                else s.node.input_schema
-            Draft202012Validator(schema).validate(s.args)
+            for call in [s.call(), *s.alternatives]:
+                tool = offered[call["name"]]
+                plain = call["name"].removeprefix(f"{s.node.server}__")
+                schema = tool["function"]["parameters"] if isinstance(tool, dict) \
+                    else graph.nodes[f"{s.node.server}.{plain}"].input_schema
+                Draft202012Validator(schema).validate(call["arguments"])
+            assert not s.alternatives or s.node.read_only
         # every edge points back to an earlier step, once: played in order, the truth meets
         # each of its dependencies
         n = len(truth["steps"])
