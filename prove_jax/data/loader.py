@@ -29,21 +29,38 @@ __all__ = ["row_batches", "task_batches"]
 
 def cap_tools(task: Task, max_tools: int) -> Task:
     """The task offering at most `max_tools` tools: every tool its truth calls, then the
-    others in their listed order. For small-context runs (the tiny CPU config), where the
-    tool schemas are most of the prompt; 0 keeps them all."""
+    tools of its calls' alternatives, then the others in their listed order; alternatives
+    whose tool is cut leave the truth (a call to a tool not offered must not cover a step).
+    For small-context runs (the tiny CPU config), where the tool schemas are most of the
+    prompt; 0 keeps them all."""
     if max_tools <= 0 or task.tools is None or len(task.tools) <= max_tools:
         return task
-    needed = {call["name"] for step in task.truth.get("steps", []) for call in step}
+    calls = [call for step in task.truth.get("steps", []) for call in step]
+    needed = {call["name"] for call in calls}
+    wanted = {alt["name"] for call in calls for alt in call.get("alternatives", ())}
     names = [t["function"]["name"] if isinstance(t, dict) else t for t in task.tools]
     room = max_tools - sum(n in needed for n in names)
-    keep = []
-    for tool, name in zip(task.tools, names, strict=True):
-        if name in needed:
-            keep.append(tool)
-        elif room > 0:
-            keep.append(tool)
+    kept = set(needed)
+    for name in names:  # alternatives first, in listed order, then the rest
+        if room > 0 and name in wanted - kept:
+            kept.add(name)
             room -= 1
-    return dataclasses.replace(task, tools=tuple(keep))
+    for name in names:
+        if room > 0 and name not in kept:
+            kept.add(name)
+            room -= 1
+    tools = tuple(t for t, n in zip(task.tools, names, strict=True) if n in kept)
+    truth = task.truth
+    if wanted - kept:
+        truth = {**truth, "steps": [[_offered_alternatives(call, kept) for call in step]
+                                    for step in truth["steps"]]}
+    return dataclasses.replace(task, tools=tools, truth=truth)
+
+
+def _offered_alternatives(call: dict[str, Any], offered: set[str]) -> dict[str, Any]:
+    alts = [a for a in call.get("alternatives", ()) if a["name"] in offered]
+    out = {k: v for k, v in call.items() if k != "alternatives"}
+    return {**out, "alternatives": alts} if alts else out
 
 
 def _tasks(rows: list[dict[str, Any]], max_tools: int = 0) -> list[Task]:

@@ -62,3 +62,28 @@ def test_shuffle_seed_changes_the_order_not_the_epoch(tasks_file):
 def test_bad_arguments_name_the_cause(tasks_file, size, index, count, message):
     with pytest.raises(ValueError, match=message):
         row_batches(tasks_file, size, process_index=index, process_count=count)
+
+
+def test_cap_tools_keeps_truth_tools_then_offered_alternatives():
+    """max_tools=3 of 5: both truth tools, then the alternative's tool before others in list
+    order; an alternative whose tool is cut leaves the truth, so an unoffered call covers
+    nothing."""
+    from prove_jax.data.loader import cap_tools
+    from prove_jax.rewards import score
+    from prove_jax.rollout.task import Task
+
+    read = {"name": "get_account", "arguments": {"account_id": "acc_x1"},
+            "alternatives": [{"name": "list_accounts", "arguments": {}},
+                             {"name": "search_accounts", "arguments": {"query": "savings"}}]}
+    pay = {"name": "send_payment", "arguments": {"account_id": "acc_x1", "amount": 5}}
+    task = Task(id="t", servers=["banking"], user_turns=["pay 5 from savings"],
+                truth={"steps": [[read], [pay]], "edges": [[0, 1]], "kind": "normal"},
+                tools=("get_wallet", "search_accounts", "get_account", "list_accounts",
+                       "send_payment"))
+    capped = cap_tools(task, 3)
+    assert capped.tools == ("search_accounts", "get_account", "send_payment")
+    (alt,) = capped.truth["steps"][0][0]["alternatives"]
+    assert alt["name"] == "search_accounts" and task.truth["steps"][0][0] is read  # no mutation
+    unoffered = [{"name": "list_accounts", "arguments": {}, "outcome": "unknown_tool"}]
+    assert score(unoffered, task.truth)["cov"] > 0 and score(unoffered, capped.truth)["cov"] == 0
+    assert cap_tools(task, 0) is task and cap_tools(task, 5) is task
