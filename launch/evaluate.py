@@ -117,7 +117,7 @@ def model_policy(c: ConfigDict, chat: Any) -> Any:
                             temperature=c.eval.temperature, top_p=c.eval.top_p,
                             stop_token_ids=(chat.eot_id,))
     return make_policy(c, model, mesh, params, pad if pad is not None else 0,
-                       c.eval.max_total_tokens)
+                       c.eval.max_total_tokens, c.eval.max_concurrent_episodes)
 
 
 async def run_heldout(c: ConfigDict, chat: Any, policy: Callable[[Any], Any]) -> dict:

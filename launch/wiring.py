@@ -96,9 +96,10 @@ def auto_slots(cfg: Any, capacity: int, budget_bytes: int, episodes: int) -> int
 
 
 def make_policy(c: ConfigDict, model: Any, mesh: Any, params: Any, pad_id: int,
-                max_total_tokens: int) -> Any:
+                max_total_tokens: int, episodes: int) -> Any:
     """The rollout policy config asks for: continuous batching over `rollout.slots` decode
-    rows (0: as many as kv_reuse_mib holds, at most one per live episode) of
+    rows (0: as many as kv_reuse_mib holds, at most one per live episode, of which there are
+    at most `episodes`: decode runs every row, idle or not) of
     `rollout.slot_tokens` (0: max_total_tokens) each, or the step-synchronous reference
     (`rollout.batching=step`, which also serves runs of several processes)."""
     import jax
@@ -115,8 +116,7 @@ def make_policy(c: ConfigDict, model: Any, mesh: Any, params: Any, pad_id: int,
 
     ways = 1 if mesh is None else mesh.shape["data"] * mesh.shape["fsdp"]
     capacity = r.get("slot_tokens", 0) or max_total_tokens
-    slots = r.get("slots", 0) or auto_slots(model.cfg, capacity, kv_reuse_bytes(c),
-                                            r.max_concurrent_episodes)
+    slots = r.get("slots", 0) or auto_slots(model.cfg, capacity, kv_reuse_bytes(c), episodes)
     slots = -(-slots // ways) * ways
     return ContinuousPolicy(SlotSampler(model, params, slots=slots, capacity=capacity,
                                         mesh=mesh, pad_id=pad_id,
@@ -168,8 +168,11 @@ async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
                             top_k=c.rollout.top_k, stop_token_ids=(chat.eot_id,))
     async with MCPManager(specs) as manager:
         config = rollout_config(c)
+        # a step plays prompts_per_step x group_size episodes (this process: its share)
+        live = min(config.max_concurrent_episodes,
+                   c.rollout.prompts_per_step * c.rollout.group_size)
         policy = make_policy(c, model, mesh, params, pad if pad is not None else 0,
-                             config.max_total_tokens)
+                             config.max_total_tokens, live)
         engine = RolloutEngine(policy, manager, chat, config)
 
         async def collect(tasks: list, seed: int, first_index: int) -> list:
