@@ -113,31 +113,8 @@ def toolrl_reward(calls: Sequence[Call], truth: Truth, normalize_strings: bool =
     s_max = 1.0
     for name, want in wanted:
         s_max += 1 + len(want)
-        keys = want.keys()
-        best, best_score, best_kj, best_vals = -1, 0.0, 0.0, 0
-        for i in by_name.get(name, ()):
-            if i in used:
-                continue
-            cargs = calls[i].args
-            inter = len(keys & cargs.keys())
-            union = len(keys) + len(cargs) - inter
-            kj = inter / union if union else 1.0
-            vals = 0
-            for k, v in want.items():
-                got = cargs.get(k, _MISSING)
-                if got is _MISSING:
-                    continue
-                tg = type(got)
-                if tg is type(v) and (tg is str or tg is int) and not normalize_strings:
-                    vals += got == v  # the common case, without a call
-                    continue
-                try:
-                    vals += json_equal(got, v, normalize_strings)
-                except ValueError as e:
-                    raise ValueError(f"calls[{i}].arguments.{k} or a truth call's "
-                                     f"arguments.{k}: {e}") from None
-            if kj + vals > best_score:
-                best, best_score, best_kj, best_vals = i, kj + vals, kj, vals
+        best, _, best_kj, best_vals = _best(calls, by_name.get(name, ()), used, want,
+                                            normalize_strings)
         if best >= 0:
             used.add(best)
             param += best_kj

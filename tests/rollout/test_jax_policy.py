@@ -60,11 +60,10 @@ def _ends_turns_early(model, eot: int, logit: float = 11.0):
     return model
 
 
-async def test_kept_kv_plays_the_same_episodes_as_recomputing(tmp_path):
-    """Episodes of 3 user turns each (later turns append a template delta and a user message)
-    played twice: with KV kept across turns (the default path) and recomputing every context
-    (kv_reuse_bytes=0). Tokens, loss masks, calls and end states are identical; log-probs agree
-    to float32 rounding; the kept KV really served later turns and is freed when the run ends."""
+def three_turn_workload():
+    """3 payments tasks of 3 user turns, the tiny model made to end turns early, and sampling
+    that two paths computing the same logits to float32 rounding sample alike: (tokenizer,
+    chat, model, params, tasks, config)."""
     tokenizer = qwen3_tokenizer()
     chat = ChatFormat(tokenizer, "qwen3")
     model = _ends_turns_early(init_model(preset("tiny", vocab_size=len(tokenizer)), seed=1),
@@ -79,6 +78,15 @@ async def test_kept_kv_plays_the_same_episodes_as_recomputing(tmp_path):
                   user_turns=["What is my balance?", "And in euros?", "Thanks, bye."])
              for i in range(3)]
     config = RolloutConfig(max_assistant_turns=6, max_new_tokens=16, max_total_tokens=4096)
+    return tokenizer, chat, model, params, tasks, config
+
+
+async def test_kept_kv_plays_the_same_episodes_as_recomputing(tmp_path):
+    """Episodes of 3 user turns each (later turns append a template delta and a user message)
+    played twice: with KV kept across turns (the default path) and recomputing every context
+    (kv_reuse_bytes=0). Tokens, loss masks, calls and end states are identical; log-probs agree
+    to float32 rounding; the kept KV really served later turns and is freed when the run ends."""
+    tokenizer, chat, model, params, tasks, config = three_turn_workload()
     runs, samplers = [], []
     for budget in (1 << 30, 0):
         sampler = Sampler(model, pad_id=tokenizer.pad_token_id)

@@ -1,7 +1,6 @@
 """KV kept across turns: a later turn that copies its context's KV from an earlier call and
 prefills only the rest samples exactly what recomputing the whole context samples."""
 
-import jax
 import numpy as np
 import pytest
 
@@ -9,27 +8,14 @@ from prove_jax.checkpoint.hf import load_hf
 from prove_jax.sampling import Sampler, SamplingParams
 from prove_jax.sampling.prefix_cache import Prefix, PrefixStore, common_prefix
 from tests.hf_models import COMMON
+from tests.sampling.scaled import scaled_model, teacher_forced
 
 V = COMMON["vocab_size"]
 
 
 @pytest.fixture(scope="module")
 def model(hf_checkpoint):
-    """The tiny Qwen3 with its weights scaled up 4x: logits far apart, so greedy choices
-    cannot flip on float32 reduction order (as in a real model's confident steps)."""
-    from flax import nnx
-
-    m, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
-    graphdef, state = nnx.split(m)
-    state = jax.tree.map(lambda x: x * 4 if x.ndim >= 2 else x, state)
-    return nnx.merge(graphdef, state)
-
-
-def _teacher_forced(model, context, tokens):
-    ids = np.asarray([context + tokens])
-    logits = np.asarray(model(ids))[0, len(context) - 1:-1]
-    logp = jax.nn.log_softmax(logits, axis=-1)
-    return np.take_along_axis(np.asarray(logp), np.asarray(tokens)[:, None], axis=-1)[:, 0]
+    return scaled_model(hf_checkpoint("qwen3_tied")[0])
 
 
 @pytest.mark.parametrize("temperature", [0.0, 1.0])
@@ -53,7 +39,7 @@ def test_three_turns_with_kept_kv_equal_recomputing_every_turn(model, temperatur
         for ctx, g, w in zip(contexts, got, want, strict=True):
             assert g.tokens == w.tokens
             np.testing.assert_allclose(g.logprobs, w.logprobs, atol=2e-5, rtol=0)
-            np.testing.assert_allclose(g.logprobs, _teacher_forced(model, ctx, g.tokens),
+            np.testing.assert_allclose(g.logprobs, teacher_forced(model, ctx, g.tokens),
                                        atol=1e-4, rtol=0)
             assert g.prefix.tokens == tuple(ctx + g.tokens)
         prefixes = [g.prefix for g in got]

@@ -2,7 +2,6 @@
 a row across turns and copied between rows, sample exactly what the step-synchronous sampler
 samples when it recomputes every context."""
 
-import jax
 import numpy as np
 import pytest
 
@@ -10,27 +9,14 @@ from prove_jax.checkpoint.hf import load_hf
 from prove_jax.sampling import Sampler, SamplingParams
 from prove_jax.sampling.slots import SlotSampler
 from tests.hf_models import COMMON
+from tests.sampling.scaled import scaled_model, teacher_forced
 
 V = COMMON["vocab_size"]
 
 
 @pytest.fixture(scope="module")
 def model(hf_checkpoint):
-    """The tiny Qwen3 with its weights scaled up 4x: logits far apart, so greedy choices
-    cannot flip on float32 reduction order."""
-    from flax import nnx
-
-    m, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
-    graphdef, state = nnx.split(m)
-    state = jax.tree.map(lambda x: x * 4 if x.ndim >= 2 else x, state)
-    return nnx.merge(graphdef, state)
-
-
-def _teacher_forced(model, context, tokens):
-    ids = np.asarray([context + tokens])
-    logits = np.asarray(model(ids))[0, len(context) - 1:-1]
-    logp = jax.nn.log_softmax(logits, axis=-1)
-    return np.take_along_axis(np.asarray(logp), np.asarray(tokens)[:, None], axis=-1)[:, 0]
+    return scaled_model(hf_checkpoint("qwen3_tied")[0])
 
 
 def _run_all(sampler, work):
@@ -77,7 +63,7 @@ def test_three_turns_of_staggered_rows_equal_the_reference_sampler(model, temper
             assert got[owner].tokens == want.tokens, (turn, owner)
             np.testing.assert_allclose(got[owner].logprobs, want.logprobs, atol=1e-4, rtol=0)
             np.testing.assert_allclose(got[owner].logprobs,
-                                       _teacher_forced(model, ctx, want.tokens), atol=1e-4,
+                                       teacher_forced(model, ctx, want.tokens), atol=1e-4,
                                        rtol=0)
             contexts[owner] = ctx + want.tokens + rng.integers(3, V, size=7).tolist()
         if turn and slots == 5:  # each row kept its episode's KV: only the 7 new tokens computed
