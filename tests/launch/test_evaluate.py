@@ -86,6 +86,8 @@ def test_oracle_on_tau2_and_the_heldout_split(tmp_path):
     (["--config.model.init=hf", "--config.model.model_dir="], "--config.model.model_dir=DIR"),
     (["--config.model.init=hf", "--config.model.model_dir=/no/such/dir"], "no such directory"),
     (["--config.rollout.kv_reuse_mib=-1"], "--config.rollout.kv_reuse_mib must be an integer"),
+    (["--config.rollout.batching=paged"], "--config.rollout.batching must be one of"),
+    (["--config.rollout.slots=-2"], "--config.rollout.slots must be an integer >= 0"),
 ])
 def test_config_errors_name_the_field(tmp_path, flags, message):
     proc = _evaluate(tmp_path, "--config.eval.benchmark=bfcl_multi_turn", *flags, timeout=120)
