@@ -1,0 +1,66 @@
+"""How users ask for each tool, in their own words: at least three phrasings per tool, one
+module per server (`PHRASES: dict[tool name, tuple of phrasings]`).
+
+A phrasing is a verb phrase in the user's voice that fits after "Could you ..." or "Please
+...": lower-case first letter, no final punctuation, no tool names, no ids.
+
+- `{arg}` is a slot for one argument of the call. The verbalizer renders it:
+  - an id argument (`id`, `*_id`, `*_ids`) as a noun phrase that carries its own noun ("the
+    account 'Holiday Savings'", "ticket 'WEB-6'", "that payment"), so a phrasing never puts
+    the noun before an id slot ("freeze {card_id}", not "freeze card {card_id}");
+  - any other argument as its bare value: strings quoted ('Rent'), numbers as digits, enum
+    choices as the choice itself, so the phrasing says what the value is ("nicknamed
+    {nickname}", "for {amount}").
+- `[...]` is an optional part, said only when every slot in it has a value in the call (an
+  optional argument left out, or a required one withheld for a clarification, drops it).
+  Parts do not nest and each holds at least one slot.
+- Every required argument has a slot in every phrasing. A bare slot (outside `[...]`) whose
+  value the user does not state makes the phrasing unusable for that call (another one, or
+  the generic wording, is used).
+- Arguments a phrasing has no slot for, when the call has them, are appended by the
+  verbalizer ("..., with the limit set to 5").
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from functools import cache
+
+__all__ = ["SLOT", "fill", "phrasings", "slots"]
+
+SLOT = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_PART = re.compile(r"\[([^\[\]]*)\]")
+
+
+@cache
+def _book(server: str) -> dict[str, tuple[str, ...]]:
+    try:
+        module = importlib.import_module(f"{__name__}.{server}")
+    except ModuleNotFoundError:
+        return {}
+    return module.PHRASES
+
+
+def phrasings(server: str, tool: str) -> tuple[str, ...]:
+    """The phrasings of `tool` on `server` (empty when it has none)."""
+    return _book(server).get(tool, ())
+
+
+def slots(phrasing: str) -> list[str]:
+    """Every argument a phrasing has a slot for, in order."""
+    return SLOT.findall(phrasing)
+
+
+def fill(phrasing: str, values: dict[str, str]) -> str | None:
+    """The phrasing with its slots rendered (`values`: argument -> its rendering, only the
+    arguments the user states). Optional parts whose slots lack a value are dropped; None
+    when a bare slot lacks one."""
+    def part(m: re.Match) -> str:
+        inner = m.group(1)
+        return SLOT.sub(lambda s: values[s.group(1)], inner) \
+            if all(a in values for a in slots(inner)) else ""
+    text = _PART.sub(part, phrasing)
+    if any(a not in values for a in slots(text)):
+        return None
+    return " ".join(SLOT.sub(lambda s: values[s.group(1)], text).split())

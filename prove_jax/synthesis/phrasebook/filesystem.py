@@ -1,0 +1,238 @@
+"""How users ask for filesystem's tools (see prove_jax/synthesis/phrasebook/__init__.py)."""
+
+PHRASES: dict[str, tuple[str, ...]] = {
+    "append_file": (
+        "add {content} to the end of {path}",
+        "append the line {content} to the file {path}",
+        "tack {content} onto {path}",
+        "put {content} at the bottom of {path} without touching the rest",
+    ),
+    "cat": (
+        "show me the contents of {path}",
+        "read {path} to me",
+        "open the file {path} and tell me what it says",
+        "print out everything in {path}",
+    ),
+    "cd": (
+        "go into {path}",
+        "change the working directory to {path}",
+        "switch over to the folder {path}",
+        "move me into {path} so we work from there",
+    ),
+    "checksum": (
+        "give me the hash of {path}[ using {algorithm}]",
+        "compute a hash for {path}[ with {algorithm}]",
+        "hash the file {path} so I can verify it matches another copy",
+        "tell me the fingerprint of {path}[ as {algorithm}]",
+    ),
+    "chmod": (
+        "set the read-only flag on {path} to {read_only}",
+        "switch read-only to {read_only} for {path}",
+        "change the protection of {path} so read-only is {read_only}",
+        "update the permissions on {path} with read-only set to {read_only}"
+        "[ and recursive set to {recursive}]",
+    ),
+    "count_lines": (
+        "count the lines in {path}[ that contain {contains}]",
+        "tell me how many lines {path} has[ with {contains} in them]",
+        "give me a line count for {path}[, counting only lines containing {contains}]",
+        "count the lines mentioning {contains} in {path}",
+    ),
+    "cp": (
+        "copy {source} to {destination}",
+        "make a copy of {source} at {destination}",
+        "duplicate {source} into {destination}",
+        "back up {source} by copying it to {destination}",
+    ),
+    "create_archive": (
+        "pack {paths} into an archive called {name}[ as {format}]",
+        "zip up {paths} and name the archive {name}",
+        "make an archive named {name}[ in {format} format] containing {paths}",
+        "bundle {paths} together into {name}[ using the {format} format]",
+    ),
+    "cut_columns": (
+        "pull the columns {columns} out of {path}",
+        "show me just the columns {columns} from {path}[ (first {limit} rows)]",
+        "extract columns {columns} from the CSV {path}[, split on {delimiter}]",
+        "give me only {columns} from {path}",
+    ),
+    "diff": (
+        "compare {path} with {other_path}",
+        "show me what changed between {path} and {other_path}"
+        "[ with {context} lines of context]",
+        "check how {path} and {other_path} vary line by line",
+        "tell me where {path} and {other_path} don't match",
+    ),
+    "du": (
+        "show me what's taking up space[ in {path}]",
+        "break down the disk usage[ of {path}] entry by entry",
+        "tell me which folders are the biggest[ under {path}]",
+        "list how much space each thing[ in {path}] uses, largest first",
+    ),
+    "edit_replace": (
+        "replace {find} with {replace} in {path}",
+        "change every {find} in {path} to {replace}",
+        "swap out {find} for {replace} throughout {path}[ (at most {count} times)]",
+        "fix {path} by turning {find} into {replace}",
+    ),
+    "extract_archive": (
+        "unpack {archive_id}[ into {destination}]",
+        "extract {archive_id}[ to {destination}]",
+        "restore the files from {archive_id}[ into the folder {destination}]",
+        "unzip {archive_id}[ and put everything in {destination}]",
+    ),
+    "file_exists": (
+        "check whether {path} exists",
+        "tell me if there's anything at {path}, and whether it's a file or a folder",
+        "see if {path} is there",
+        "find out whether {path} is a file or a directory",
+    ),
+    "find": (
+        "show me everything[ under {path}][ whose name matches {name}][ that is a {type}]",
+        "look for {name}[ inside {path}]",
+        "search[ {path}] for entries named like {name}[ (just the first {limit})]",
+        "list every entry[ below {path}][ of type {type}]",
+    ),
+    "get_disk_usage": (
+        "tell me how much of my storage I've used",
+        "check my disk quota",
+        "show me my storage usage and how many files and archives I have",
+        "let me know how much free space I have left",
+    ),
+    "get_size": (
+        "tell me how big {path} is",
+        "check the size of {path}",
+        "find out how many bytes {path} takes up",
+    ),
+    "grep": (
+        "show me the lines in {path} that match {pattern}",
+        "search {path} for lines matching {pattern}[ (at most {max_results} of them)]",
+        "pull out every line of {path} containing {pattern}, with line numbers",
+        "look for {pattern} in {path} and show me where it appears",
+    ),
+    "head": (
+        "show me the first[ {lines}] lines of {path}",
+        "give me the top of {path}[, the first {lines} lines]",
+        "peek at the beginning of {path}",
+        "print the opening[ {lines}] lines of {path}",
+    ),
+    "list_archives": (
+        "show me my archives[ with {name_contains} in the name]",
+        "list the archives I've made[ whose name includes {name_contains}]",
+        "check which archives are in the store[ matching {name_contains}]",
+    ),
+    "list_recent": (
+        "show me the files I changed most recently[ under {path}]",
+        "list recently modified files[ in {path}][ (just the first {limit})]",
+        "tell me what's been edited lately[ below {path}]",
+    ),
+    "list_tags": (
+        "show me all the tags I use",
+        "list my tags with how many files have each",
+        "tell me which tags exist and how often they're used",
+    ),
+    "ls": (
+        "list the entries[ of {path}]",
+        "show me what's inside[ the folder {path}]",
+        "give me a directory listing[ for {path}]",
+        "tell me what files and folders are in {path}",
+    ),
+    "mkdir": (
+        "create a folder at {path}",
+        "make a new directory {path}",
+        "set up a directory called {path}",
+        "add a folder {path}",
+    ),
+    "mv": (
+        "move {source} to {destination}",
+        "put {source} into {destination}",
+        "relocate {source} over to {destination}",
+        "shift {source} to {destination}",
+    ),
+    "pwd": (
+        "tell me which directory I'm in",
+        "show me the current working directory",
+        "remind me where I am in the file system",
+    ),
+    "rename": (
+        "change the name of {path} to {new_name}",
+        "give {path} the new name {new_name}",
+        "retitle {path} as {new_name}",
+        "switch the name of {path} over to {new_name}",
+    ),
+    "rm": (
+        "delete {path}",
+        "get rid of {path}",
+        "remove {path} for good",
+        "throw away {path}",
+    ),
+    "rmdir": (
+        "remove the empty folder {path}",
+        "delete the directory {path} now that it's empty",
+        "get rid of the empty directory {path}",
+    ),
+    "search_by_tag": (
+        "find everything tagged {tag}[ under {path}]",
+        "show me the files with the tag {tag}[ in {path}]",
+        "list what's labeled {tag}[ below {path}]",
+    ),
+    "search_content": (
+        "find which files mention {query}[ under {path}]",
+        "search my files for {query}[ in {path}]",
+        "tell me where the text {query} shows up[ below {path}][ (just the first {limit})]",
+        "look for files that contain {query}[ inside {path}]",
+    ),
+    "sort": (
+        "put the lines of {path} in order",
+        "show me {path} with its lines ordered[ by column {column}]",
+        "alphabetize the lines of {path}",
+        "order {path}[ by field {column}][ split on {delimiter}] and show me the result",
+    ),
+    "stat": (
+        "give me the full details of {path}",
+        "show me everything about {path}: size, owner, times and tags",
+        "look up the metadata for {path}",
+        "tell me who owns {path} and when it was last modified",
+    ),
+    "tag_file": (
+        "tag {path} with {tag}",
+        "add the tag {tag} to {path}",
+        "label {path} as {tag}",
+        "put a {tag} tag on {path}",
+    ),
+    "tail": (
+        "show me the last[ {lines}] lines of {path}",
+        "give me the end of {path}[, the final {lines} lines]",
+        "check the bottom of {path}",
+        "print the final[ {lines}] lines of {path}",
+    ),
+    "touch": (
+        "create an empty file at {path}",
+        "update the modified time of {path}",
+        "make a blank file {path}",
+        "bump the timestamp on {path}",
+    ),
+    "tree": (
+        "show me the folder structure[ of {path}]",
+        "draw the directory hierarchy[ under {path}][ down to {max_depth} levels]",
+        "give me an indented view of everything[ in {path}]",
+        "lay out the nested contents[ of {path}][ to a depth of {max_depth}]",
+    ),
+    "uniq": (
+        "collapse the repeated lines in {path} and count them",
+        "count how many times each line appears in {path}",
+        "show me which lines of {path} repeat and how often",
+        "tally the duplicate lines in {path}",
+    ),
+    "wc": (
+        "count the words, lines and characters in {path}",
+        "give me a word count for {path}",
+        "tell me how many lines, words and bytes {path} has",
+    ),
+    "write_file": (
+        "write {content} to {path}",
+        "create {path}[ containing {content}]",
+        "save {content} into the file {path}, replacing what's there",
+        "overwrite {path} so it just says {content}",
+    ),
+}
