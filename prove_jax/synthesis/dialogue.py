@@ -18,7 +18,7 @@ from typing import Any
 
 from prove_jax.synthesis.graph import ToolNode
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
-from prove_jax.synthesis.schemas import describe, key_of, schema_types, walk_records
+from prove_jax.synthesis.schemas import describe, key_of, naming, schema_types, walk_records
 
 __all__ = ["ArgSpec", "DialogueSpec", "Shaped", "StepSpec", "TurnSpec", "foreign_spec",
            "shape"]
@@ -153,8 +153,10 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
     if f.source == "derived":
         source = steps[f.from_step] if f.from_step is not None else None
         if source is not None and source.lookup and f.entity is not None and f.entity.label:
+            said = naming(f.element, f.others or [f.element], f.entity.label) \
+                if isinstance(f.element, dict) else None
             return ArgSpec(arg, f.value, "entity", f.kind, f.entity.label[1],
-                           entity_id=f.entity.key)
+                           pairs=(said or [])[1:], entity_id=f.entity.key)
         owner = key_of(f.element) if isinstance(f.element, dict) else None
         via = owner[1] if owner and owner[1] != f.kind and not owner[1].startswith("@") \
             else None

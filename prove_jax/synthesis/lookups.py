@@ -1,5 +1,8 @@
-"""Look-ups for the "minimal" information level: the user names an entity ("Dana Costa") and
-the model must find its id first. For a context id argument we look for a read-only tool of
+"""Look-ups: the user names an entity ("Dana Costa", "my Holiday Savings account") and the model
+must find its id first. Users do not hold internal ids ('acc_k7qm2x'), so every information
+level names those entities this way; ids a user really holds (order numbers, booking codes,
+ticket keys, paths, tickers: `user_holds`) are stated, except at the "minimal" level, which
+names every entity it can. For a context id argument we look for a read-only tool of
 the same server that lists that kind: a search tool taking the name as its query, or a lister
 without required arguments. The look-up is executed for real; it counts only if its output
 holds the entity and the name singles it out there. It then becomes a truth step with an
@@ -8,6 +11,7 @@ explicit edge to the call that uses the id."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -16,15 +20,39 @@ from prove_jax.synthesis.context import Context
 from prove_jax.synthesis.generators import QUERY_LIKE, check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
 from prove_jax.synthesis.records import Filled, StepRecord
-from prove_jax.synthesis.schemas import key_of, out_fields, walk_records
+from prove_jax.synthesis.schemas import key_of, naming, out_fields, walk_records
 
-__all__ = ["add_lookups", "lookup_tools"]
+__all__ = ["add_lookups", "lookup_tools", "user_holds"]
 
 Call = Callable[[ToolNode, dict], Any]  # async: (node, args) -> CallResult
 
+# Sealed ids (servers/core/ids.py): a prefix, then six characters of no meaning to a person.
+_SEALED = re.compile(r"^[a-z][a-z0-9]*_[a-z][a-z2-9]{5}$")
+# Opaque ids a user still holds, from a receipt or a confirmation: orders, bookings,
+# reservations.
+HELD_PREFIXES = ("ord_", "bk_", "res_")
+
+
+def user_holds(value: str) -> bool:
+    """Would a user know this id or have it at hand? Yes for every id a person can read
+    ('WEB-6', a path, a ticker, a flight number) and for order or booking numbers; no for
+    the server's internal record ids."""
+    return not _SEALED.match(value) or value.startswith(HELD_PREFIXES)
+
+
+def _lists_records_of(node: ToolNode, kind: str) -> bool:
+    """Does the tool list records of `kind` themselves (their own id is the first id field of
+    an array element), not records that merely point at one (cards naming their account)?"""
+    first: dict[tuple[str, ...], Any] = {}
+    for f in out_fields(node.output_schema):
+        if f.in_array and (f.name == "id" or f.name.endswith("_id")):
+            first.setdefault(f.path[:-1], f)
+    return any(f.kind == kind for f in first.values())
+
 
 def lookup_tools(graph: ToolGraph, server: str, kind: str) -> list[tuple[ToolNode, str | None]]:
-    """(tool, its query argument or None) for read tools of `server` that list `kind`."""
+    """(tool, its query argument or None) for read tools of `server` that list `kind`; those
+    that list the records themselves first."""
     out = []
     for node in sorted(graph.tools_of(server), key=lambda n: n.name):
         if not node.read_only:
@@ -35,17 +63,17 @@ def lookup_tools(graph: ToolGraph, server: str, kind: str) -> list[tuple[ToolNod
             out.append((node, None))
         elif len(node.required) == 1 and node.required[0] in QUERY_LIKE:
             out.append((node, node.required[0]))
-    return out
+    return sorted(out, key=lambda t: not _lists_records_of(t[0], kind))
 
 
 def _match(payload: Any, kind: str, key: str, label: tuple[str, str]) -> tuple[dict, list] | None:
-    """The record of (kind, key) in a look-up's output, if its label is unique there."""
+    """The record of (kind, key) in a look-up's output, if what the user says of it (its
+    name, with another field where namesakes share it) singles it out there."""
     records = [r for r in walk_records(payload) if key_of(r) and key_of(r)[1] == kind]
     mine = [r for r in records if r.get(key_of(r)[0]) == key]
     if not mine:
         return None
-    same = [r for r in records if r.get(label[0]) == label[1]]
-    return (mine[0], records) if len(same) == 1 else None
+    return (mine[0], records) if naming(mine[0], records, label) is not None else None
 
 
 def _reuse(steps: list[StepRecord], kind: str, key: str, label: tuple[str, str]
@@ -62,17 +90,18 @@ def _reuse(steps: list[StepRecord], kind: str, key: str, label: tuple[str, str]
 async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled],
                       done: list[StepRecord], ctx: Context,
                       names: Mapping[tuple[str, str], str], call: Call, rng: random.Random,
-                      stats: dict[str, int], probe_call: Call | None = None
-                      ) -> list[StepRecord]:
+                      stats: dict[str, int], probe_call: Call | None = None,
+                      every: bool = True) -> list[StepRecord]:
     """Look-up steps for `node`'s context ids (rewriting those arguments as derived); an
     earlier look-up that already shows the entity is reused instead of repeated. With
     `probe_call`, each new look-up also gets its probes: the other look-up tools of the kind,
-    called right away on the same state (alternatives.py selects among them later)."""
+    called right away on the same state (alternatives.py selects among them later). With
+    `every` False, only ids the user does not hold are looked up."""
     added: list[StepRecord] = []
     n_steps = len(done)
     for arg, f in list(filled.items()):
         if f.source != "context" or f.entity is None or not f.kind or f.kind.startswith("@") \
-                or not isinstance(f.value, str):
+                or not isinstance(f.value, str) or (not every and user_holds(f.value)):
             continue
         label = f.entity.label
         if label is None:
@@ -84,10 +113,14 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
                                  len(siblings), siblings)
             continue
         tools = lookup_tools(graph, node.server, f.kind)
-        candidates = list(tools)  # sorted by name, before the shuffle
-        rng.shuffle(tools)
+        candidates = sorted(tools, key=lambda t: t[0].name)
+        primary = [t for t in tools if _lists_records_of(t[0], f.kind)]
+        others = tools[len(primary):]
+        rng.shuffle(primary)
+        rng.shuffle(others)
+        tools = primary + others
         tried: dict[str, tuple[dict, Any]] = {}
-        for tool, query_arg in tools[:2]:
+        for tool, query_arg in tools[:3]:
             args: dict[str, Any] = {}
             if query_arg is not None:
                 schema = tool.properties.get(query_arg, {})

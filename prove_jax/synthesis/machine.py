@@ -27,7 +27,7 @@ from prove_jax.synthesis.alternatives import Probe, probe, read_candidates
 from prove_jax.synthesis.context import Context, build_context
 from prove_jax.synthesis.generators import check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
-from prove_jax.synthesis.lookups import add_lookups
+from prove_jax.synthesis.lookups import add_lookups, user_holds
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
 from prove_jax.synthesis.seeds import rng_for
 from prove_jax.synthesis.settings import SynthConfig
@@ -181,7 +181,7 @@ async def execute_chain(plan: Plan, graph: ToolGraph, cfg: SynthConfig, filler: 
                         names: dict[tuple[str, str], str], rng: random.Random) -> ChainRun:
     """Run the plan's chain on `episode` through TURN -> EXECUTE -> RESPONSE -> CONTINUATION."""
     machine = _Machine(graph, cfg, filler, manager, episode, ctxs, names, rng,
-                       lookups=plan.info == "minimal")
+                       every_lookup=plan.info == "minimal")
     run = machine.run
     queue = list(plan.chain)
     if plan.variant == "missing_function":
@@ -211,10 +211,10 @@ class _Machine:
 
     def __init__(self, graph: ToolGraph, cfg: SynthConfig, filler: ValueFiller, manager: Any,
                  episode: Any, ctxs: dict[str, Context], names: dict[tuple[str, str], str],
-                 rng: random.Random, *, lookups: bool):
+                 rng: random.Random, *, every_lookup: bool):
         self.graph, self.cfg, self.filler, self.manager = graph, cfg, filler, manager
         self.episode, self.ctxs, self.names, self.rng = episode, ctxs, names, rng
-        self.lookups = lookups
+        self.every_lookup = every_lookup  # minimal level: held ids are looked up too
         self.local = {route: exposed for exposed, route in episode.routes.items()}
         self.run = ChainRun(trace=[Phase.QUERY.value])
 
@@ -241,6 +241,11 @@ class _Machine:
                 return False
             # look-ups run first and rewrite the context ids they find as derived values
             lookups = await self._add_lookups(node, filled)
+            unnamed = [a for a, f in filled.items() if _internal_id(f)]
+            if unnamed and attempt == 0:  # the user would have to quote an internal id
+                self.run.count("unnamed_retries")
+                avoid |= {(a, filled[a].value) for a in unnamed}
+                continue
             args = {a: f.value for a, f in filled.items()}
             self.run.trace.append(Phase.EXECUTE.value)
             result = await self.call(node, args)
@@ -273,11 +278,9 @@ class _Machine:
 
     async def _add_lookups(self, node: ToolNode, filled: dict[str, Filled]
                            ) -> list[StepRecord]:
-        if not self.lookups:
-            return []
         return await add_lookups(self.graph, node, filled, self.run.steps,
                                  self.ctxs[node.server], self.names, self.call, self.rng,
-                                 self.run.stats, self.probe_call)
+                                 self.run.stats, self.probe_call, every=self.every_lookup)
 
     def retry_reason(self, node: ToolNode, outcome: Outcome, attempt: int, rest: list[str]
                      ) -> str | None:
@@ -300,6 +303,14 @@ class _Machine:
         deps |= _implicit_deps(self.graph, self.run.steps, node, payload)
         self.run.steps.append(StepRecord(node, self.names[(node.server, node.name)], args,
                                          filled, payload, sorted(deps), probes=probes))
+
+
+def _internal_id(f: Filled) -> bool:
+    """A value the user would have to state that is a server's internal id: no look-up
+    found the entity by its name, so the request would quote 'acc_k7qm2x'. One other
+    proposal is tried before the quote is kept (issue 23: users name what they know)."""
+    return f.source == "context" and isinstance(f.value, str) and bool(f.kind) \
+        and not f.kind.startswith("@") and not user_holds(f.value)
 
 
 def _outcome(result: Any) -> Outcome:

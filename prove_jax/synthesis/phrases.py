@@ -42,8 +42,7 @@ SUPPLY = ("Sorry, I forgot: the {arg} is {value}.", "Oh right, use {value} for t
           "Good question. The {arg} is {value}.")
 INSIST = ("Are you sure there's no way to do that?", "Please, I really need that done today.",
           "Can you try anyway? It's important.", "Hmm, is there really no tool for that?")
-BACK = ("the one from before", "the one you just got", "that same one",
-        "the one from the previous step")
+BACK = ("that {noun}", "the {noun} you just found", "that same {noun}", "the {noun} from before")
 SYSTEM = (
     "You are a helpful assistant with access to tools for {services}. Today is {today}. "
     "Use the tools to carry out the user's requests. If a request is missing a detail you "

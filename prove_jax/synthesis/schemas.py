@@ -15,10 +15,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LABEL_FIELDS", "OutField", "arg_kind", "describe", "entity_kind", "humanize",
-           "json_type",
-           "key_of", "label_of", "out_fields", "record_fields", "schema_types", "strip_enums",
-           "walk_records"]
+__all__ = [
+    "LABEL_FIELDS",
+    "OutField",
+    "arg_kind",
+    "describe",
+    "entity_kind",
+    "humanize",
+    "json_type",
+    "key_of",
+    "label_of",
+    "naming",
+    "out_fields",
+    "record_fields",
+    "schema_types",
+    "strip_enums",
+    "walk_records",
+]
 
 ROLE_PREFIXES = ("from_", "to_", "source_", "target_", "destination_", "dest_", "parent_",
                  "home_", "default_", "new_", "old_", "other_", "primary_", "origin_")
@@ -26,7 +39,8 @@ KEYLIKE = ("path", "symbol", "email", "username", "tag")
 # Fields that name a record for a person reading it, best first.
 LABEL_FIELDS = ("name", "title", "subject", "label", "display_name", "full_name", "symbol",
                 "filename", "merchant", "counterparty_name", "store_name", "product_name",
-                "listing_title", "event_title", "description", "note", "path")
+                "listing_title", "event_title", "description", "note", "path", "topic",
+                "nickname", "category_name", "content", "text")
 
 
 def schema_types(schema: dict) -> frozenset[str]:
@@ -223,3 +237,14 @@ def describe(element: dict, siblings: list) -> list[tuple[str, Any]] | None:
                    for o in others):
                 return [(f, element[f]), (g, element[g])]
     return None
+
+
+def naming(element: dict, records: list, label: tuple[str, str]) -> list[tuple[str, Any]] | None:
+    """What the user says to single the record out among `records`: its name when no other
+    record has it, else the name and what tells it apart from its namesakes ("'Hiring sync'
+    whose start is ..."); None when nothing does."""
+    same = [r for r in records if isinstance(r, dict) and r.get(label[0]) == label[1]]
+    if len(same) <= 1:
+        return [label]
+    extra = describe(element, same)
+    return [label, *extra] if extra else None

@@ -14,9 +14,18 @@ from typing import Any
 
 from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
-from prove_jax.synthesis.schemas import humanize
+from prove_jax.synthesis.phrasebook import fill, phrasings, slots
+from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
-__all__ = ["TemplateVerbalizer", "intent", "must_mention", "render_arg", "render_value"]
+__all__ = [
+    "TemplateVerbalizer",
+    "intent",
+    "is_question",
+    "must_mention",
+    "render_arg",
+    "render_value",
+    "slot_text",
+]
 
 
 def render_value(value: Any) -> str:
@@ -50,41 +59,82 @@ def must_mention(turn: TurnSpec) -> list[str]:
                 out += _raw(a.value)
             elif a.how == "entity" and a.label:
                 out.append(a.label)
+                out += [s for _, v in a.pairs for s in _raw(v)]
             elif a.how == "selector":
                 out += [s for _, v in a.pairs for s in _raw(v)]
     return out
 
 
 def _noun(a: ArgSpec) -> str:
+    """What the user calls the entity: its kind ("account" for `from_account_id`), else the
+    argument's name without its `_id`."""
+    if a.kind and not a.kind.startswith("@"):
+        return humanize(a.kind)
     base = a.arg[:-4] if a.arg.endswith("_ids") else a.arg[:-3] if a.arg.endswith("_id") \
         else a.arg
     return humanize(base)
 
 
-def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
+def _number(value: Any) -> str:
+    """25.0 -> '25', 12.5 -> '12.5' (the reward compares numbers by value)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return json.dumps(value)
+
+
+def _said(value: Any) -> str:
+    """A value as the user says it inside a sentence."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    if isinstance(value, list):
+        return ", ".join(_said(v) for v in value)
+    return render_value(value)
+
+
+def _fields(pairs: list[tuple[str, Any]]) -> str:
+    return " and ".join(f"{humanize(f)} is {_said(v)}" for f, v in pairs)
+
+
+def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
+    """How one stated value reads in a phrasing's slot (phrasebook): a reference as a noun
+    phrase that carries its noun, any other value bare; None when the user does not state
+    it (withheld for a clarification, or left vague)."""
     noun = _noun(a)
-    if a.how == "withheld":
+    if a.how in ("withheld", "vague"):
         return None
     if a.how == "literal":
-        v = render_value(a.value)
-        return rng.choice((f"{humanize(a.arg)} {v}", f"{humanize(a.arg)} {v}",
-                           f"{v} as the {humanize(a.arg)}", f"the {humanize(a.arg)} set to {v}"))
+        return _said(a.value)
     if a.how == "id":
         label = f" ({a.label})" if a.label and a.label != a.value else ""
         return f"{noun} {render_value(a.value)}{label}"
     if a.how == "entity":
-        return rng.choice((f"the {noun} {render_value(a.label)}",
-                           f"{noun}: the one called {render_value(a.label)}"))
+        named = rng.choice((f"the {noun} {render_value(a.label)}",
+                            f"my {noun} {render_value(a.label)}"))
+        return f"{named} whose {_fields(a.pairs)}" if a.pairs else named
     if a.how == "selector":
-        what = " and ".join(f"{humanize(f)} is {render_value(v)}" for f, v in a.pairs)
+        if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
+            return f"the {noun} {_said(a.pairs[0][1])}"  # its name: "the budget 'Food'"
         if a.via:
-            return f"{noun}: the one of the {humanize(a.via)} whose {what}"
-        return f"{noun}: the one whose {what}"
+            return f"the {noun} of the {humanize(a.via)} whose {_fields(a.pairs)}"
+        return rng.choice((f"the {noun} whose {_fields(a.pairs)}",
+                           f"the {noun} where {_fields(a.pairs)}"))
     if a.how == "back":
         if a.via:
-            return f"{noun}: the one of that {humanize(a.via)}"
-        return f"{noun}: {rng.choice(P.BACK)}"
-    return None  # vague: an unsatisfiable request leaves out what it cannot name
+            return f"the {noun} of that {humanize(a.via)}"
+        return rng.choice(P.BACK).format(noun=noun)
+    return None
+
+
+def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
+    """One stated value as a clause of its own ("the amount set to 25", "the account 'X'"):
+    for arguments a phrasing has no slot for, and for the generic wording."""
+    text = slot_text(a, rng)
+    if text is None or a.how != "literal":
+        return text
+    name = humanize(a.arg)
+    return rng.choice((f"{name} {text}", f"the {name} set to {text}", f"{text} as the {name}"))
 
 
 _FIRST_SENTENCE = re.compile(r"^(.+?)(?:\.\s|;\s|\.$|$)", re.S)
@@ -108,10 +158,17 @@ def intent(step: StepSpec, rng: random.Random) -> str:
         first = text.split()[0].lower()
         text = text[0].lower() + text[1:] if not text[:2].isupper() else text
         if first not in P.VERBS and first != (words[0] if words else ""):
-            text = ("show me " if step.read_only else "handle this: ") + text  # a noun phrase
+            if not step.read_only:  # a noun phrase: the tool's name reads as the request
+                return _from_name(words) or text
+            text = "show me " + text
         return text
+    return _from_name(words) or f"run {words[0] if words else step.tool}"
+
+
+def _from_name(words: list[str]) -> str | None:
+    """`freeze card` -> 'freeze the card'."""
     if len(words) < 2:
-        return f"run {words[0] if words else step.tool}"
+        return None
     if words[1] in _PREPOSITIONS:
         return " ".join(words)
     return f"{words[0]} the {' '.join(words[1:])}"
@@ -136,13 +193,44 @@ def _first_person(text: str) -> str:
     return re.sub(r"\bthe user\b", "me", text, flags=re.I)
 
 
-def step_phrase(step: StepSpec, rng: random.Random) -> str:
+_MORE = ((", with ", ""), (" (", ")"), (", using ", ""))  # what a phrasing has no slot for
+
+
+_QUESTION = re.compile(r"^(which|what|what's|how|when|where|who|is|are|do|does)\b")
+
+
+def is_question(phrase: str) -> bool:
+    """"what's in my basket" asks rather than requests: it stands as a sentence of its own."""
+    return bool(_QUESTION.match(phrase))
+
+
+def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> str:
+    """One step as the user asks for it: one of the tool's own phrasings with the values in
+    its slots (the rest appended), else the generic wording from its description. A
+    question ("what's in my basket") only where `questions` allows it: a turn of one step."""
+    ways = [w for w in phrasings(step.server, step.tool) if questions or not is_question(w)]
+    rng.shuffle(ways)
+    said = {a.arg: t for a in step.args if (t := slot_text(a, rng)) is not None}
+    for way in ways:
+        text = fill(way, said)
+        if text is None:
+            continue
+        used = set(slots(way))
+        rest = [r for a in step.args if a.arg not in used
+                and (r := render_arg(a, rng)) is not None]
+        if rest:
+            before, after = rng.choice(_MORE)
+            text += before + _join(rest) + after
+        return text
     args = [r for r in (render_arg(a, rng) for a in step.args) if r]
     head = intent(step, rng)
     if not args:
         return head
-    joined = args[0] if len(args) == 1 else ", ".join(args[:-1]) + " and " + args[-1]
-    return rng.choice(P.STEP_FORMS).format(intent=head, args=joined)
+    return rng.choice(P.STEP_FORMS).format(intent=head, args=_join(args))
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _cap(text: str) -> str:
@@ -171,8 +259,10 @@ class TemplateVerbalizer:
         if turn.role == "insist":  # never the same insistence twice in a conversation
             said = sum(x.role == "insist" for x in spec.turns[:t])
             return P.INSIST[(spec.persona + said) % len(P.INSIST)]
-        phrases = [step_phrase(s, rng) for s in turn.steps]
-        if len(phrases) == 1:
+        phrases = [step_phrase(s, rng, questions=len(turn.steps) == 1) for s in turn.steps]
+        if len(phrases) == 1 and is_question(phrases[0]):
+            body = _cap(phrases[0]) + "?"
+        elif len(phrases) == 1:
             body = _cap(rng.choice(P.ONE_STEP).format(s=phrases[0]))
         else:
             rest = phrases[1] + "".join(rng.choice(P.CONNECTORS) + p for p in phrases[2:])
@@ -181,7 +271,8 @@ class TemplateVerbalizer:
             return rng.choice(P.FOLLOW_OPENERS) + _lower(body)
         opener = rng.choice(P.FIRST_OPENERS)
         if rng.random() < 0.3:
-            opener += rng.choice(P.PERSONA_LINES).format(persona=P.PERSONAS[spec.persona])
+            line = rng.choice(P.PERSONA_LINES).format(persona=P.PERSONAS[spec.persona])
+            opener += _lower(line) if opener.endswith(", ") else line
         if opener.endswith(", "):
             return _cap(opener + _lower(body))
         return _cap(opener + body)

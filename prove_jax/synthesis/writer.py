@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from prove_jax.rollout.task import Task
+from prove_jax.synthesis.quality import quality_of
 from prove_jax.synthesis.records import Conversation, Drop
 
 __all__ = ["alternatives_of", "dump_row", "held_out_id_overlap", "meta_of", "stats_of",
@@ -93,7 +94,8 @@ def stats_of(kept: Sequence[Conversation], drops: Sequence[Drop], kind_mix: dict
             "kind_mix_max_deviation_points": round(max(
                 (abs(mix.get(k, 0.0) - t) * 100 for k, t in kind_mix.items()), default=0.0), 2),
             "recovery": dict(sorted(recovery.items())), "graph": graph_info,
-            "held_out_ids": held_out_id_overlap(kept), "alternatives": alternatives_of(kept)}
+            "held_out_ids": held_out_id_overlap(kept), "alternatives": alternatives_of(kept),
+            "quality": quality_of(kept)}
 
 
 def alternatives_of(kept: Sequence[Conversation]) -> dict[str, int]:

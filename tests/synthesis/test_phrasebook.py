@@ -21,7 +21,7 @@ def test_every_tool_has_three_phrasings_that_fit_its_schema(server: str) -> None
         assert len(set(ways)) >= 3, f"{server}.{name}: {len(set(ways))} phrasings"
         for p in ways:
             where = f"{server}.{name}: {p!r}"
-            assert p[:1].islower() and p.rstrip()[-1:] not in ".?!;:,", where
+            assert p.lstrip("{[")[:1].islower() and p.rstrip()[-1:] not in ".?!;:,", where
             assert p.count("[") == p.count("]") and "[[" not in p, where
             assert not re.search(r"\[[^\]]*\[", p), where  # parts do not nest
             assert all(slots(part) for part in re.findall(r"\[([^\]]*)\]", p)), where
@@ -37,3 +37,11 @@ def test_fill_drops_optional_parts_and_refuses_a_missing_bare_slot() -> None:
         "send Dana an email titled 'Hi' saying 'See you'"
     assert fill(p, {"to": "Dana", "subject": "'Hi'"}) == "send Dana an email titled 'Hi'"
     assert fill(p, {"to": "Dana", "body": "'x'"}) is None
+
+
+def test_a_yes_no_slot_says_words_not_true_or_false() -> None:
+    p = "{locked?lock|unlock} {device_id}[ and {notify?tell me|stay quiet}]"
+    assert fill(p, {"locked": "yes", "device_id": "the front door"}) == "lock the front door"
+    assert fill(p, {"locked": "no", "device_id": "it", "notify": "yes"}) == \
+        "unlock it and tell me"
+    assert slots(p) == ["locked", "device_id", "notify"]

@@ -11,6 +11,8 @@ A phrasing is a verb phrase in the user's voice that fits after "Could you ..." 
   - any other argument as its bare value: strings quoted ('Rent'), numbers as digits, enum
     choices as the choice itself, so the phrasing says what the value is ("nicknamed
     {nickname}", "for {amount}").
+- `{arg?words if true|words if false}` is a slot for a yes/no argument, said as words
+  ("{on?switch on|switch off} {device_id}").
 - `[...]` is an optional part, said only when every slot in it has a value in the call (an
   optional argument left out, or a required one withheld for a clarification, drops it).
   Parts do not nest and each holds at least one slot.
@@ -29,7 +31,7 @@ from functools import cache
 
 __all__ = ["SLOT", "fill", "phrasings", "slots"]
 
-SLOT = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+SLOT = re.compile(r"\{([a-z_][a-z0-9_]*)(?:\?([^|{}]*)\|([^{}]*))?\}")
 _PART = re.compile(r"\[([^\[\]]*)\]")
 
 
@@ -49,7 +51,14 @@ def phrasings(server: str, tool: str) -> tuple[str, ...]:
 
 def slots(phrasing: str) -> list[str]:
     """Every argument a phrasing has a slot for, in order."""
-    return SLOT.findall(phrasing)
+    return [m.group(1) for m in SLOT.finditer(phrasing)]
+
+
+def _say(m: re.Match, values: dict[str, str]) -> str:
+    said = values[m.group(1)]
+    if m.group(2) is None:
+        return said
+    return m.group(2) if said == "yes" else m.group(3)  # yes/no values render as yes / no
 
 
 def fill(phrasing: str, values: dict[str, str]) -> str | None:
@@ -58,9 +67,9 @@ def fill(phrasing: str, values: dict[str, str]) -> str | None:
     when a bare slot lacks one."""
     def part(m: re.Match) -> str:
         inner = m.group(1)
-        return SLOT.sub(lambda s: values[s.group(1)], inner) \
+        return SLOT.sub(lambda s: _say(s, values), inner) \
             if all(a in values for a in slots(inner)) else ""
     text = _PART.sub(part, phrasing)
     if any(a not in values for a in slots(text)):
         return None
-    return " ".join(SLOT.sub(lambda s: values[s.group(1)], text).split())
+    return " ".join(SLOT.sub(lambda s: _say(s, values), text).split())

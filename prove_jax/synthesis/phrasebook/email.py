@@ -52,9 +52,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "how many messages are in each of my folders",
     ),
     "mark_as_read": (
-        "set the read flag on {email_id}[ to {read}]",
-        "update the read status of {email_id}[ (read: {read})]",
-        "mark {email_id} as read or unread[, with read set to {read}]",
+        "mark {email_id} as {read?read|unread}",
+        "flag {email_id} as {read?read|not read yet}",
+        "set {email_id} to {read?read|unread}",
     ),
     "move_email": (
         "move {email_id} to {folder_id}",

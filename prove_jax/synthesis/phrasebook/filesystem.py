@@ -26,9 +26,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "tell me the fingerprint of {path}[ as {algorithm}]",
     ),
     "chmod": (
-        "set the read-only flag on {path} to {read_only}",
-        "switch read-only to {read_only} for {path}",
-        "change the protection of {path} so read-only is {read_only}",
+        "{read_only?make|stop making} {path} read-only",
+        "{read_only?protect|unprotect} {path}{read_only? so it can't be changed|}",
+        "make {path} {read_only?read-only|writable again}",
         "update the permissions on {path} with read-only set to {read_only}"
         "[ and recursive set to {recursive}]",
     ),

@@ -16,9 +16,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "[ and assign it to {member_id}]",
     ),
     "control_device_group": (
-        "switch everything in {group_id} on or off (on: {on})",
-        "set the power of all the devices in {group_id} to {on}",
-        "turn the whole of {group_id} on or off, with on being {on}",
+        "switch everything in {group_id} {on?on|off}",
+        "turn all the devices in {group_id} {on?on|off}",
+        "{on?power up|power down} the whole of {group_id}",
     ),
     "create_automation": (
         "set up an automation in {home_id} called {name} that starts on {trigger}"
@@ -97,9 +97,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "remind me what scenes I have[ in {home_id}]",
     ),
     "set_automation_enabled": (
-        "set {automation_id} to enabled = {enabled}",
-        "pause or resume {automation_id} (enabled: {enabled})",
-        "switch {automation_id} on or off without deleting it (enabled: {enabled})",
+        "{enabled?turn on|turn off} {automation_id}",
+        "{enabled?resume|pause} {automation_id}",
+        "{enabled?re-enable|disable} {automation_id} without deleting it",
     ),
     "set_blinds": (
         "set {device_id} to {position} percent open",
@@ -108,10 +108,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "adjust {device_id} so they're {position} percent open",
     ),
     "set_device_power": (
-        "switch {device_id} on or off (on: {on})",
-        "set the power of {device_id} to {on}",
-        "change whether {device_id} is on to {on}",
-        "power {device_id} on or off, with on set to {on}",
+        "{on?switch on|switch off} {device_id}",
+        "{on?turn on|turn off} {device_id}",
+        "{on?power up|power down} {device_id}",
+        "make sure {device_id} is {on?on|off}",
     ),
     "set_light": (
         "set {device_id} to {brightness} percent brightness",
@@ -121,9 +121,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "[ with a colour temperature of {color_temperature_k}K]",
     ),
     "set_lock": (
-        "lock or unlock {device_id} (locked: {locked})",
-        "set {device_id} to locked = {locked}",
-        "change the lock state of {device_id} to {locked}",
+        "{locked?lock|unlock} {device_id}",
+        "make sure {device_id} is {locked?locked|unlocked}",
+        "{locked?secure|open up} {device_id}",
     ),
     "set_speaker": (
         "set the volume of {device_id} to {volume}",

@@ -1,0 +1,49 @@
+"""How the requests read and what skills the truth covers: the figures issue 23 judges a run
+by, computed on the kept conversations and written to stats.json under `quality`.
+
+- `ids_quoted`: normal rows where the string value of a truth argument named `id` or `*_id`
+  appears verbatim in the user's turns; `internal_ids_quoted` counts only ids a user would
+  not hold (lookups.user_holds).
+- `template_fragments`: rows holding a phrase of the old template verbalizer.
+- `parallel`: normal rows with a step of two or more calls.
+- `cross_server`: normal rows where a step takes a value from a step on another server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from prove_jax.synthesis.lookups import user_holds
+from prove_jax.synthesis.records import Conversation
+
+__all__ = ["FRAGMENTS", "quality_of"]
+
+FRAGMENTS = ("the one whose", "that same one", "handle this", "the one from the previous step")
+
+
+def _ids(args: dict[str, Any]) -> list[str]:
+    return [v for k, v in args.items()
+            if isinstance(v, str) and v and (k == "id" or k.endswith("_id"))]
+
+
+def _share(hits: int, total: int) -> float:
+    return round(hits / total, 4) if total else 0.0
+
+
+def quality_of(kept: Sequence[Conversation]) -> dict[str, Any]:
+    normal = [c for c in kept if c.kind == "normal"]
+    quoted = internal = parallel = cross = 0
+    for c in normal:
+        text = " ".join(c.user_turns)
+        said = [v for s in c.steps for v in _ids(s.args) if v in text]
+        quoted += bool(said)
+        internal += any(not user_holds(v) for v in said)
+        parallel += any(len(step) > 1 for step in c.truth()["steps"])
+        cross += any(c.steps[d].node.server != s.node.server for s in c.steps for d in s.deps)
+    fragments = sum(any(f in " ".join(c.user_turns) for f in FRAGMENTS) for c in kept)
+    n = len(normal)
+    return {"normal_rows": n, "ids_quoted": _share(quoted, n),
+            "internal_ids_quoted": _share(internal, n),
+            "template_fragments": _share(fragments, len(kept)),
+            "parallel": _share(parallel, n), "cross_server": _share(cross, n)}
