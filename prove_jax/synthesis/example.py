@@ -20,6 +20,7 @@ from prove_jax.synthesis.dialogue import (
 )
 from prove_jax.synthesis.graph import ToolGraph
 from prove_jax.synthesis.machine import ContextCache, Phase, execute_chain
+from prove_jax.synthesis.parallel import parallel_groups
 from prove_jax.synthesis.plan import sample_plan
 from prove_jax.synthesis.records import Conversation, Drop, Plan
 from prove_jax.synthesis.routes import exposed_names
@@ -171,4 +172,5 @@ async def synthesize_one(index: int, eng: Engine) -> Conversation | Drop:
     return Conversation(plan, shaped.kind, steps, edges, turns, system,
                         _offered(eng, plan, names, shaped.hidden), shaped.step_turn,
                         _mentions(shaped.spec), [*trace, Phase.CONTINUATION.value], stats,
-                        shaped.intended)
+                        shaped.intended,
+                        groups=parallel_groups(steps, shaped.step_turn) if steps else None)

@@ -78,9 +78,10 @@ def _match(payload: Any, kind: str, key: str, label: tuple[str, str]) -> tuple[d
 
 def _reuse(steps: list[StepRecord], kind: str, key: str, label: tuple[str, str]
            ) -> tuple[int, dict, list] | None:
-    """An earlier look-up whose output already singles the entity out."""
+    """An earlier read (a look-up, or a list the user asked for) whose output already singles
+    the entity out: the model has it in view, so no second look-up."""
     for i in range(len(steps) - 1, -1, -1):
-        if steps[i].lookup:
+        if steps[i].lookup or steps[i].node.read_only:
             found = _match(steps[i].payload, kind, key, label)
             if found is not None:
                 return i, *found

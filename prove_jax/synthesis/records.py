@@ -98,10 +98,19 @@ class Conversation:
     intended: list[dict] = field(default_factory=list)  # abstention: what was asked for
     # server -> clock-free state hash after replaying the truth, for the servers it writes
     end_state: dict[str, str] = field(default_factory=dict)
+    # the truth's steps as groups of `steps` indices (parallel.py); None: one call per step
+    groups: list[list[int]] | None = None
+
+    def grouping(self) -> tuple[list[list[int]], dict[int, int]]:
+        """(groups, step index -> truth step index)."""
+        groups = self.groups or [[i] for i in range(len(self.steps))]
+        return groups, {i: g for g, members in enumerate(groups) for i in members}
 
     def truth(self) -> dict:
-        out = {"steps": [[s.truth_call()] for s in self.steps], "edges": self.edges,
-               "kind": self.kind}
+        groups, where = self.grouping()
+        edges = sorted({(where[a], where[b]) for a, b in self.edges if where[a] != where[b]})
+        out = {"steps": [[self.steps[i].truth_call() for i in m] for m in groups],
+               "edges": [list(e) for e in edges], "kind": self.kind}
         if self.end_state:
             out["end_state"] = dict(sorted(self.end_state.items()))
         return out

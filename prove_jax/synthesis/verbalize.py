@@ -131,10 +131,19 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
     """One stated value as a clause of its own ("the amount set to 25", "the account 'X'"):
     for arguments a phrasing has no slot for, and for the generic wording."""
     text = slot_text(a, rng)
-    if text is None or a.how != "literal":
-        return text
+    if text is None:
+        return None
+    if a.how != "literal":  # a reference: its role says where it goes ("to the account 'X'")
+        role = _ROLES.get(a.arg.split("_", 1)[0])
+        return f"{role} {text}" if role else text
     name = humanize(a.arg)
+    if isinstance(a.value, bool):
+        return f"{name}: {text}"
     return rng.choice((f"{name} {text}", f"the {name} set to {text}", f"{text} as the {name}"))
+
+
+_ROLES = {"from": "from", "source": "from", "to": "to", "target": "to", "destination": "to",
+          "parent": "under"}
 
 
 _FIRST_SENTENCE = re.compile(r"^(.+?)(?:\.\s|;\s|\.$|$)", re.S)

@@ -27,16 +27,22 @@ def dump_row(conv: Conversation) -> str:
 
 
 def meta_of(conv: Conversation) -> dict[str, Any]:
+    """Per-row facts; `step_turn`, `gap.step` and `lookup_steps` index the truth's steps
+    (a group of parallel calls is one), `chain` lists every call."""
     p = conv.plan
+    groups, where = conv.grouping()
+    gap = conv.stats.get("gap")
+    if gap is not None:
+        gap = {**gap, "step": where[gap["step"]]}
     return {"id": p.id, "index": p.index, "split": p.split, "kind": conv.kind,
             "variant": p.variant, "info": conv.stats.get("info", p.info), "server": p.server,
             "servers": p.servers, "seed": p.world_seed, "block": p.block,
             "chain": [s.node.key for s in conv.steps], "lookups": conv.stats.get("lookups", 0),
             "user_turns": len(conv.user_turns), "distractors": len(p.distractors),
-            "enum_strip": p.enum_strip, "step_turn": conv.step_turn,
+            "enum_strip": p.enum_strip, "step_turn": [conv.step_turn[m[0]] for m in groups],
             "mentions": conv.mentions, "intended": conv.intended, "trace": conv.trace,
-            "gap": conv.stats.get("gap"), "lookup_steps": [i for i, s in enumerate(conv.steps)
-                                                           if s.lookup],
+            "gap": gap, "lookup_steps": sorted({where[i] for i, s in enumerate(conv.steps)
+                                                if s.lookup}),
             "run": {k: v for k, v in sorted(conv.stats.items())
                     if isinstance(v, int) and k != "lookups"}}
 

@@ -59,12 +59,14 @@ def test_rows_load_and_truth_is_the_grounded_executed_chain(dataset, graph_cache
         if task.kind == "abstention":
             assert truth["steps"] == [] and truth["edges"] == [], conv.plan.id
             continue
-        # one call per step: the successful calls in execution order, arguments as run (a
-        # read's verified alternatives beside it)
-        assert [[{k: c[k] for k in ("name", "arguments")} for c in step]
-                for step in truth["steps"]] == [[{"name": s.name, "arguments": s.args}]
-                                                for s in conv.steps]
-        assert truth["steps"] == [[s.truth_call()] for s in conv.steps]
+        # the successful calls in execution order, arguments as run (a read's verified
+        # alternatives beside it); independent reads of a turn share a step (parallel calls)
+        groups, where = conv.grouping()
+        assert [{k: c[k] for k in ("name", "arguments")} for step in truth["steps"]
+                for c in step] == [{"name": s.name, "arguments": s.args} for s in conv.steps]
+        assert truth["steps"] == [[conv.steps[i].truth_call() for i in m] for m in groups]
+        assert all(len(m) == 1 or all(conv.steps[i].node.read_only for i in m)
+                   for m in groups)
         assert truth["steps"], conv.plan.id
         offered = _offered(row)
         for s in conv.steps:  # offered to the model, with arguments its schema accepts
@@ -84,7 +86,7 @@ def test_rows_load_and_truth_is_the_grounded_executed_chain(dataset, graph_cache
         for g, s in enumerate(conv.steps):
             for arg, f in s.filled.items():
                 if f.source == "derived":
-                    assert [f.from_step, g] in truth["edges"], (conv.plan.id, g, arg)
+                    assert [where[f.from_step], where[g]] in truth["edges"], (conv.plan.id, g)
                     assert _appears_in(f.value, conv.steps[f.from_step].payload), (g, arg)
                     derived += 1
     assert derived > 50
