@@ -26,7 +26,7 @@ def get_config() -> ConfigDict:
     c.context_gets_per_kind = 3  # get-tool calls per entity kind when sampling a context
     c.reference_date = "2026-06-15"  # "today" in every world
     c.info_levels = ConfigDict(dict(complete=0.6, missing=0.2, minimal=0.2))
-    c.missing_first_turn = 0.52  # share of missing-value gaps in the first user turn
+    c.missing_first_turn = 0.6  # share of missing-value gaps in the first user turn
     c.user_turns = ConfigDict(dict(min=2, max=3, decay=0.5))  # P(n) ∝ decay ** (n - min)
     c.distractors = ConfigDict(dict(p=0.4, min_tools=3, max_tools=8))
     c.p_enum_strip = 0.3

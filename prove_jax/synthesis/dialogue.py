@@ -193,14 +193,24 @@ def _split(items: list[int], n: int, rng: random.Random) -> list[list[int]]:
     return [items[bounds[i]:bounds[i + 1]] for i in range(n)]
 
 
-def _gap_args(step: StepRecord) -> list[str]:
+def _gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:
     """Values a user must state and could forget: required by the tool (without an optional
     one, such as a `limit` or a filter, the call is still valid, so asking for it would be
-    the wrong habit), not derived, not a yes/no flag."""
+    the wrong habit), not a yes/no flag, and either stated by the user or an entity the user
+    names for a look-up of its own ("which payee?" - "Maya Wang"), not taken from an output."""
     required = set(step.node.required)
-    return [a for a, f in step.filled.items() if a in required and f.user_sourced
+    return [a for a, f in step.filled.items() if a in required
+            and (f.user_sourced or _named_for_lookup(f, step, steps))
             and not isinstance(f.value, bool)
             and "boolean" not in schema_types(step.node.properties.get(a, {}))]
+
+
+def _named_for_lookup(f: Filled, step: StepRecord, steps: list[StepRecord]) -> bool:
+    """Is `f` an entity the user names, found by a look-up that serves only this step?"""
+    if f.from_step is None or not steps[f.from_step].lookup or f.entity is None \
+            or f.entity.label is None:
+        return False
+    return not any(f.from_step in s.deps for s in steps if s is not step)
 
 
 def _turns(parts: list[list[int]], steps: list[StepRecord], gap: tuple[int, str] | None,
@@ -218,11 +228,14 @@ def _turns(parts: list[list[int]], steps: list[StepRecord], gap: tuple[int, str]
             step_turn[i] = len(turns) - 1
         if gap is not None and p == gap_part:
             step, arg = gap
-            supply = ArgSpec(arg, steps[step].filled[arg].value, "literal",
-                             steps[step].filled[arg].kind)
+            f = steps[step].filled[arg]
+            supply = ArgSpec(arg, f.value, "literal", f.kind) if f.user_sourced \
+                else arg_spec(arg, f, steps, step)  # an entity by its name
             turns.append(TurnSpec("supply", supply=supply))
             for i in part:
-                if i >= step:  # the gap's step and what comes after it in the part
+                # the gap's step and what comes after it in the part; from the look-up on
+                # when the user names the entity only now
+                if i >= step or (not f.user_sourced and i >= f.from_step):
                     step_turn[i] = len(turns) - 1
     return turns, step_turn
 
@@ -276,7 +289,7 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
                 continue
             parts = _split(chain_ids, n_parts, rng)
             target = parts[0] if attempt else parts[-1]
-            options = [(i, a) for i in target for a in _gap_args(steps[i])]
+            options = [(i, a) for i in target for a in _gap_args(steps[i], steps)]
             if options:
                 gap = rng.choice(options)
                 parts = _with_lookups(parts, steps)
@@ -284,9 +297,12 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
                 kind = "clarification" if attempt else "normal"
                 spec.turns, spec.kind = turns, kind
                 step, arg = gap
+                f = steps[step].filled[arg]
+                withheld = {"step": step, "arg": arg, "value": f.value}
+                if not f.user_sourced:  # named, then looked up: what the user says
+                    withheld["label"] = f.entity.label[1]
                 return Shaped(kind, "missing" if attempt else "missing_followup", steps,
-                              step_turn, spec, gap={"step": step, "arg": arg,
-                                                    "value": steps[step].filled[arg].value})
+                              step_turn, spec, gap=withheld)
         info = "complete_fallback"
     parts = _with_lookups(_split(chain_ids, plan.n_turns, rng), steps)
     spec.turns, step_turn = _turns(parts, steps, None, -1)

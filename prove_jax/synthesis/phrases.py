@@ -40,6 +40,8 @@ VERBS = frozenset((
 SUPPLY = ("Sorry, I forgot: the {arg} is {value}.", "Oh right, use {value} for the {arg}.",
           "The {arg} should be {value}.", "{value} for the {arg}, please.",
           "Good question. The {arg} is {value}.")
+SUPPLY_ENTITY = ("Sorry, I meant {thing}.", "Oh right, it's {thing}.", "Use {thing}, please.",
+                 "Good question: {thing}.", "I forgot to say: {thing}.")
 INSIST = ("Are you sure there's no way to do that?", "Please, I really need that done today.",
           "Can you try anyway? It's important.", "Hmm, is there really no tool for that?")
 BACK = ("that {noun}", "the {noun} you just found", "that same {noun}", "the {noun} from before")

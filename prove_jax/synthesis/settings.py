@@ -27,7 +27,7 @@ class SynthConfig:
     p_complete: float = 0.6
     p_missing: float = 0.2
     p_minimal: float = 0.2
-    missing_first_turn: float = 0.52  # share of missing-value gaps in the first user turn
+    missing_first_turn: float = 0.6  # share of missing-value gaps in the first user turn
     min_turns: int = 2
     max_turns: int = 3
     turn_decay: float = 0.5  # P(n turns) ∝ decay ** (n - min_turns)

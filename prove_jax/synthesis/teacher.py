@@ -50,6 +50,9 @@ class ChatClient:
 
 def _brief(spec: DialogueSpec, t: int, rng: random.Random) -> str:
     turn: TurnSpec = spec.turns[t]
+    if turn.role == "supply" and turn.supply.how == "entity":
+        return ("Reply to the assistant, who asked which one you meant: "
+                f"{render_arg(turn.supply, rng)}.")
     if turn.role == "supply":
         return (f"Reply to the assistant, who asked for a missing detail: the "
                 f"{turn.supply.arg} is {json.dumps(turn.supply.value)}.")

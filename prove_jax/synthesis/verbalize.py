@@ -51,7 +51,10 @@ def _raw(value: Any) -> list[str]:
 def must_mention(turn: TurnSpec) -> list[str]:
     """Everything a rendering of `turn` has to state verbatim (the teacher is checked on it)."""
     out: list[str] = []
-    if turn.supply is not None:
+    if turn.supply is not None and turn.supply.how == "entity":
+        out.append(turn.supply.label)
+        out += [s for _, v in turn.supply.pairs for s in _raw(v)]
+    elif turn.supply is not None:
         out += _raw(turn.supply.value)
     for step in turn.steps:
         for a in step.args:
@@ -263,6 +266,8 @@ class TemplateVerbalizer:
     def turn(self, spec: DialogueSpec, t: int, rng: random.Random) -> str:
         turn = spec.turns[t]
         if turn.role == "supply":
+            if turn.supply.how == "entity":
+                return rng.choice(P.SUPPLY_ENTITY).format(thing=slot_text(turn.supply, rng))
             return rng.choice(P.SUPPLY).format(arg=humanize(turn.supply.arg),
                                                value=render_value(turn.supply.value))
         if turn.role == "insist":  # never the same insistence twice in a conversation

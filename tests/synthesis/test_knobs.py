@@ -82,15 +82,22 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
         m = meta[row["id"]]
         if m["info"] == "complete_fallback":
             continue
-        assert row["truth"]["kind"] == "clarification" and m["gap"] is not None
+        # no gap the first turn can ask about: the later turn's (a follow-up, not the kind)
+        assert row["truth"]["kind"] == ("normal" if m["info"] == "missing_followup"
+                                        else "clarification") and m["gap"] is not None
         value = m["gap"]["value"]
-        texts = value if isinstance(value, list) else [value]
+        supplied = row["user_turns"][m["step_turn"][m["gap"]["step"]]]  # the answer's turn
+        if "label" in m["gap"]:  # an entity the user names, then looked up: never its id
+            assert m["gap"]["label"] in supplied
+            assert value not in " ".join(row["user_turns"])
+        texts = [m["gap"]["label"]] if "label" in m["gap"] else \
+            value if isinstance(value, list) else [value]
         shown = [v if isinstance(v, str) else json.dumps(v) for v in texts]
-        assert all(s in row["user_turns"][1] for s in shown), (row["user_turns"], value)
+        assert all(s in supplied for s in shown), (row["user_turns"], value)
         quoted = [f"'{v}'" for v in texts if isinstance(v, str)]
         assert not any(q in row["user_turns"][0] for q in quoted)  # withheld at first
-        step = row["truth"]["steps"][m["gap"]["step"]][0]
-        assert step["arguments"][m["gap"]["arg"]] == value
+        step = next(c for c in row["truth"]["steps"][m["gap"]["step"]]
+                    if c["arguments"].get(m["gap"]["arg"]) == value)
         # only a required value is worth asking for: the call is valid without an optional one
         server, _, tool = step["name"].rpartition("__")
         schema = load_domain(server or m["server"]).tools[tool].input_schema
