@@ -185,12 +185,20 @@ def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = 
     return StepSpec(n.name, n.server, n.description, n.read_only, args)
 
 
+MAX_ASKS_PER_TURN = 3  # a person asks for two or three things at once, not five
+
+
 def _split(items: list[int], n: int, rng: random.Random) -> list[list[int]]:
-    """`items` cut into n contiguous non-empty parts."""
+    """`items` cut into n contiguous non-empty parts, none longer than MAX_ASKS_PER_TURN
+    where n parts can hold them all."""
     n = max(1, min(n, len(items)))
-    cuts = sorted(rng.sample(range(1, len(items)), n - 1))
-    bounds = [0, *cuts, len(items)]
-    return [items[bounds[i]:bounds[i + 1]] for i in range(n)]
+    for _ in range(8):
+        cuts = sorted(rng.sample(range(1, len(items)), n - 1))
+        bounds = [0, *cuts, len(items)]
+        parts = [items[bounds[i]:bounds[i + 1]] for i in range(n)]
+        if max(map(len, parts)) <= MAX_ASKS_PER_TURN or len(items) > n * MAX_ASKS_PER_TURN:
+            break
+    return parts
 
 
 def _gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:

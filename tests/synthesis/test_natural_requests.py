@@ -78,3 +78,11 @@ def test_requests_of_a_synthesized_run_rarely_quote_internal_ids(dataset):
     assert rows and len(quoting) / len(rows) < 0.45
     text = " ".join(t for r in every for t in r["user_turns"])
     assert not any(f in text for f in FRAGMENTS)
+
+
+def test_a_turn_asks_for_at_most_three_things_where_the_turns_can_hold_them():
+    from prove_jax.synthesis.dialogue import _split
+    for seed in range(50):
+        parts = _split(list(range(5)), 2, random.Random(seed))
+        assert sorted(map(len, parts)) == [2, 3] and [i for p in parts for i in p] == [*range(5)]
+        assert max(map(len, _split(list(range(7)), 2, random.Random(seed)))) >= 4  # no room
