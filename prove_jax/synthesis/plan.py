@@ -8,8 +8,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from prove_jax.synthesis.graph import ToolGraph
+from prove_jax.synthesis.graph import Edge, ToolGraph
 from prove_jax.synthesis.records import Plan
+from prove_jax.synthesis.schemas import arg_kind
 from prove_jax.synthesis.seeds import derive_seed, rng_for, unit
 from prove_jax.synthesis.settings import SynthConfig
 
@@ -45,11 +46,25 @@ def sample_turns(rng: random.Random, lo: int, hi: int, decay: float) -> int:
     return rng.choices(range(lo, hi + 1), weights=weights)[0]
 
 
+# Kinds of value that mean the same thing on every server of a world: people's addresses,
+# and the world's shared people, companies, places and meetings (servers.core.world). An
+# order id of one service in another service's order tool is a name collision, not a flow.
+SHARED_KINDS = frozenset(("@email", "@phone", "contact", "person", "member", "participant",
+                          "attendee", "company", "place", "meeting"))
+
+
+def coherent(graph: ToolGraph, e: Edge) -> bool:
+    """A cross-server edge a person would follow: every value it carries is a shared kind."""
+    dst = graph.nodes[e.dst]
+    return e.cross and e.kind == "explicit" and bool(e.via) and all(
+        arg_kind(arg, dst.properties.get(arg, {})) in SHARED_KINDS for _, arg in e.via)
+
+
 def partner_of(graph: ToolGraph, server: str, rng: random.Random) -> str | None:
     """The one other server a block's cross-server chains may reach (one extra sampling
-    context per block, not one per chain)."""
+    context per block, not one per chain): one that shares people, places or companies."""
     options = sorted({graph.nodes[e.dst].server for n in graph.tools_of(server)
-                      for e in graph.succ[n.key] if e.cross})
+                      for e in graph.succ[n.key] if coherent(graph, e)})
     return rng.choice(options) if options else None
 
 
@@ -76,9 +91,12 @@ def sample_chain(graph: ToolGraph, server: str, length: int, rng: random.Random,
                     dst = graph.nodes[e.dst]
                     if e.dst in chain or (dst.server not in servers and dst.server != cross):
                         continue
+                    if e.cross and not coherent(graph, e):
+                        continue
                     w = (3.0 if pos == len(chain) - 1 else 1.0) \
                         * (2.0 if not dst.read_only else 1.0) \
-                        * (1.5 if e.kind == "explicit" else 1.0)
+                        * (1.5 if e.kind == "explicit" else 1.0) \
+                        * (6.0 if e.cross and len(servers) == 1 else 1.0)
                     options[e.dst] = max(options.get(e.dst, 0.0), w)
             if not options:
                 break
@@ -86,11 +104,15 @@ def sample_chain(graph: ToolGraph, server: str, length: int, rng: random.Random,
             nxt = rng.choices(keys, weights=[options[k] for k in keys])[0]
             chain.append(nxt)
             servers.add(graph.nodes[nxt].server)
-        if len(chain) > len(best):
-            best = chain
-        if len(best) >= min(length, 2):
+        if (_crosses(graph, chain), len(chain)) > (_crosses(graph, best), len(best)):
+            best = chain  # with a partner, a chain that reaches it wins over a longer one
+        if len(best) >= min(length, 2) and (cross is None or _crosses(graph, best)):
             break
     return best
+
+
+def _crosses(graph: ToolGraph, chain: list[str]) -> bool:
+    return len({graph.nodes[k].server for k in chain}) > 1
 
 
 def sample_plan(index: int, cfg: SynthConfig, graph: ToolGraph, servers: Sequence[str],

@@ -73,9 +73,14 @@ def _noun(a: ArgSpec) -> str:
     argument's name without its `_id`."""
     if a.kind and not a.kind.startswith("@"):
         return humanize(a.kind)
+    if a.kind in _VALUE_NOUNS:
+        return _VALUE_NOUNS[a.kind]
     base = a.arg[:-4] if a.arg.endswith("_ids") else a.arg[:-3] if a.arg.endswith("_id") \
         else a.arg
     return humanize(base)
+
+
+_VALUE_NOUNS = {"@email": "email address", "@phone": "phone number"}
 
 
 def _number(value: Any) -> str:

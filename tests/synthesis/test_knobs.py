@@ -100,7 +100,8 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
                     if c["arguments"].get(m["gap"]["arg"]) == value)
         # only a required value is worth asking for: the call is valid without an optional one
         server, _, tool = step["name"].rpartition("__")
-        schema = load_domain(server or m["server"]).tools[tool].input_schema
+        server = server or next(s for s in row["servers"] if tool in load_domain(s).tools)
+        schema = load_domain(server).tools[tool].input_schema
         assert m["gap"]["arg"] in schema["required"], (step["name"], m["gap"]["arg"])
     assert sum(meta[r["id"]]["info"] == "missing" for r in rows) >= 0.7 * len(rows)
 
