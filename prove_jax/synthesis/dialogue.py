@@ -105,6 +105,10 @@ def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -
     previous step showed it. With `via`: the owner record holds no other id of the value's
     kind (an email's from / to / cc would be three) and is the only one of its kind shown."""
     prefix = _id_prefix(f.value)
+    if isinstance(f.value, str) and "@" in f.value and via is not None:
+        # an address "of that email": its sender, a recipient or a copy? only if it is the
+        # record's one address
+        return {v for v in _strings(f.element) if "@" in v} == {f.value}
     if prefix is None:
         return True  # not an id: nothing to mistake it for
     if via is None:

@@ -49,3 +49,15 @@ def test_the_one_of_that_record_needs_one_id_of_that_kind_in_it():
                     1).how == "literal"
     two_emails = [_step({}, {"emails": [one, {**one, "email_id": "eml_eeeee2"}]})]
     assert arg_spec("person_id", _back("p_bbbbb2", 0, one), two_emails, 1).how == "literal"
+
+
+def test_an_address_of_that_email_needs_the_email_to_hold_one_address():
+    email = {"email_id": "msg_k7qm2x", "from_email": "ana@x.com", "to": ["me@x.com"],
+             "cc": ["bo@x.com"]}
+    shown = _step({}, email)
+    addr = Filled("ana@x.com", "derived", kind="@email", from_step=0, element=email)
+    # sender, recipient and copy: "the email address of that email" could be any of three
+    assert arg_spec("to", addr, [shown], 1).how == "literal"
+    alone = {"email_id": "msg_k7qm2x", "from_email": "ana@x.com", "subject": "Hi"}
+    one = Filled("ana@x.com", "derived", kind="@email", from_step=0, element=alone)
+    assert arg_spec("to", one, [_step({}, alone)], 1).how == "back"
