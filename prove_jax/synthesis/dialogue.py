@@ -217,6 +217,13 @@ def _gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:
             and "boolean" not in schema_types(step.node.properties.get(a, {}))]
 
 
+def _said_elsewhere(steps: list[StepRecord], i: int, value: Any) -> bool:
+    """Does another step take the same value? Then the user states it there, and asking
+    for it would be asking for what was already said."""
+    return any(value in (s.args or {}).values() for j, s in enumerate(steps) if j != i
+               and not s.lookup)
+
+
 def _named_for_lookup(f: Filled, step: StepRecord, steps: list[StepRecord]) -> bool:
     """Is `f` an entity the user names, found by a look-up that serves only this step?"""
     if f.from_step is None or not steps[f.from_step].lookup or f.entity is None \
@@ -301,7 +308,8 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
                 continue
             parts = _split(chain_ids, n_parts, rng)
             target = parts[0] if attempt else parts[-1]
-            options = [(i, a) for i in target for a in _gap_args(steps[i], steps)]
+            options = [(i, a) for i in target for a in _gap_args(steps[i], steps)
+                       if not _said_elsewhere(steps, i, steps[i].args[a])]
             if options:
                 gap = rng.choice(options)
                 parts = _with_lookups(parts, steps)

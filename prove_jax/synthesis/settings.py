@@ -27,7 +27,7 @@ class SynthConfig:
     p_complete: float = 0.6
     p_missing: float = 0.2
     p_minimal: float = 0.2
-    missing_first_turn: float = 0.7  # share of missing-value gaps in the first user turn
+    missing_first_turn: float = 0.9  # share of missing-value gaps in the first user turn
     min_turns: int = 2
     max_turns: int = 3
     turn_decay: float = 0.5  # P(n turns) ∝ decay ** (n - min_turns)
@@ -39,7 +39,7 @@ class SynthConfig:
     p_missing_function: float = 0.1
     min_chain: int = 2
     max_chain: int = 5
-    p_cross_server: float = 0.75  # a partner server allowed; about 1 in 6 realizes a flow
+    p_cross_server: float = 0.85  # a partner server allowed; about 1 in 6 realizes a flow
     p_optional_arg: float = 0.25
     max_retries: int = 3  # corrected-argument retries per step before another tool / give up
     max_regenerate: int = 3  # malformed proposals regenerated per attempt
