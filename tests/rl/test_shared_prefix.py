@@ -205,3 +205,43 @@ def test_five_steps_on_the_2x2x2_mesh_end_at_the_same_parameters():
     _assert_close_trees(p_s, p_u)
     moved = init_model(cfg, seed=1)
     assert _rel(jax.tree.leaves(nnx.state(moved, nnx.Param))[0], jax.tree.leaves(p_u)[0]) > 1e-3
+
+
+def _loop_trainer(shared: bool, micro: int = 0):
+    from prove_jax.rl.grpo import GRPOSettings, GRPOTrainer
+    from tests.rl.test_grpo_step import FAIL, Loader, scripted
+
+    rounds = [[[1.0, 0.0, FAIL, 1.0], [0.5, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0],
+               [0.0, 1.0, 0.0, 0.0]]]
+    settings = GRPOSettings(steps=2, group_size=G, prompts_per_step=4, seq_multiple=16,
+                            logprob_chunk=16, micro_batches=micro, shared_prefix=shared,
+                            dynamic_sampling=True, max_refills=0)
+    return GRPOTrainer(settings, model=init_model(FAMILIES["qwen3"], seed=0),
+                       mesh=make_mesh({"data": 2, "fsdp": 2, "tensor": 2}),
+                       optimizer=make_optimizer(OptimConfig(lr=1e-3, total_updates=4,
+                                                            eps=1e-4)),
+                       loss=LossConfig(kl_coef=0.05), loader=Loader(4),
+                       collect=scripted(rounds))
+
+
+def test_the_grpo_loop_trains_the_packed_layout_like_the_unpacked_one():
+    """Two steps of the real loop (reference pass, a failed rollout, a uniform group left out,
+    so a padding group) in both layouts: the same metrics and parameters."""
+    import asyncio
+
+    out = {}
+    for shared in (False, True):
+        trainer = _loop_trainer(shared)
+        history = asyncio.run(trainer.run())
+        out[shared] = (history, jax.tree.map(np.asarray, trainer.params))
+    (h_u, p_u), (h_s, p_s) = out[False], out[True]
+    assert h_s[0]["groups_kept"] == 3 and h_s[-1]["updates"] == 1.0
+    for a, b in zip(h_s, h_u, strict=True):
+        for key in ("loss", "kl", "grad_norm", "policy_tokens", "ratio_mean"):
+            np.testing.assert_allclose(a[key], b[key], rtol=1e-4, atol=1e-7, err_msg=key)
+    _assert_close_trees(p_s, p_u)
+
+
+def test_shared_prefix_micro_batches_must_divide_the_group():
+    with pytest.raises(ValueError, match=r"must divide rollout\.group_size"):
+        _loop_trainer(True, micro=3)
