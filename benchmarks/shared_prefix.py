@@ -6,9 +6,8 @@ Model: the ~100M Qwen3 shape of benchmarks/sampler.py (vocab 151936, hidden 512,
 8 / 4 heads, head_dim 64, intermediate 1536, tied), random float32 weights from seed 0 (each
 side builds the same ones; no PyTorch involved).
 Batch: --groups groups x --group-size rollouts; each rollout is a --prefix-token prompt that
-its group shares (plus the one prompt token that opens every suffix, `prove_jax.rl.group_batch`)
-and a --suffix-token suffix whose first half is sampled and second half a tool result, so
-unpacked rows are prefix + suffix tokens long and packed suffixes exactly --suffix. KL off
+its group shares and a --suffix-token suffix whose first half is sampled and second half a
+tool result, so unpacked rows are prefix + suffix tokens long (no padding at the defaults). KL off
 (no reference pass), old log-probs each layout's own (ratio 1), micro_batches 1, remat full.
 Each layout runs in its own subprocess (peak RSS per layout), timed like the main benchmark;
 after timing each saves its step-1 gradient, and the parent compares them per tensor.
@@ -53,14 +52,14 @@ def trajectories(args: argparse.Namespace, vocab: int) -> tuple[list, np.ndarray
     half = args.suffix // 2
     groups = []
     for n in range(args.groups):
-        prompt = rng.integers(1, vocab, size=args.prefix + 1).tolist()
+        prompt = rng.integers(1, vocab, size=args.prefix).tolist()
         group = []
         for g in range(args.group_size):
             t = Trajectory(f"bench-{n}", g, 0)
             t.append(prompt)
             t.append(rng.integers(1, vocab, size=half).tolist(), sampled=True,
                      logprobs=[-1.0] * half)
-            t.append(rng.integers(1, vocab, size=args.suffix - 1 - half).tolist())
+            t.append(rng.integers(1, vocab, size=args.suffix - half).tolist())
             group.append(t)
         groups.append(group)
     adv = rng.normal(size=(args.groups, args.group_size)).astype(np.float32)

@@ -82,11 +82,12 @@ class Decoder(nnx.Module):
             return body
         return nnx.remat(body, policy=_REMAT_POLICIES[self.cfg.remat], prevent_cse=False)
 
-    def prefix_kv(self, prefix_ids: jax.Array, prefix_mask: jax.Array
-                  ) -> tuple[jax.Array, jax.Array]:
-        """A group-shared prefix's keys and values (k, v), each [L, N, K, P, H]: its causal
-        self-attention, run once per group. prefix_ids/prefix_mask [N, P]: the prompt starts
-        every row (positions 0..P-1), right-padded (mask 0) to the batch's prefix length."""
+    def encode_prefix(self, prefix_ids: jax.Array, prefix_mask: jax.Array
+                      ) -> tuple[tuple[jax.Array, jax.Array], jax.Array]:
+        """A group-shared prefix, run once per group: its keys and values (k, v), each
+        [L, N, K, P, H], and the final normed hidden state [N, D] of its last real token (it
+        predicts every row's first suffix token). prefix_ids/prefix_mask [N, P]: the prompt
+        starts every row (positions 0..P-1), right-padded (mask 0) to the batch's length."""
         p = prefix_ids.shape[1]
         mask = prefix_mask.astype(jnp.bool_)
         causal = jnp.tril(jnp.ones((p, p), jnp.bool_))[None, None] & mask[:, None, None, :]
@@ -96,16 +97,19 @@ class Decoder(nnx.Module):
             h, kv = layer.call_prefix(constrain_batch(h), cos, sin, causal)
             return constrain_batch(h), kv
 
-        _, kv = nnx.scan(self._remat(body), in_axes=(nnx.Carry, 0), out_axes=(nnx.Carry, 0))(
+        h, kv = nnx.scan(self._remat(body), in_axes=(nnx.Carry, 0), out_axes=(nnx.Carry, 0))(
             self.embed_tokens(prefix_ids), self.layers)
-        return kv
+        last = jnp.maximum(jnp.sum(mask, axis=-1) - 1, 0)  # N
+        h_last = jnp.take_along_axis(h, last[:, None, None], axis=1)[:, 0]  # N D
+        return kv, self.final_norm(h_last)
 
     def suffix_hidden_states(self, input_ids: jax.Array, positions: jax.Array,
                              attention_mask: jax.Array, prefix_kv: tuple[jax.Array, jax.Array],
                              prefix_mask: jax.Array) -> jax.Array:
         """Final normed hidden states [N, G, S, D] of G suffixes per group (ids, positions,
         attention_mask [N, G, S]; positions continue the prefix's) attending to their group's
-        prefix (`prefix_kv` [L, N, K, P, H], prefix_mask [N, P]) and causally to themselves."""
+        prefix (`prefix_kv` [L, N, K, P, H] from `encode_prefix`, prefix_mask [N, P]) and
+        causally to themselves."""
         n, g, s = input_ids.shape
         flat = lambda x: x.reshape(n * g, s)  # rows group-major
         mask = attention_mask.astype(jnp.bool_)

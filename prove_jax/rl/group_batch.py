@@ -2,16 +2,18 @@
 
 The G rollouts of a group start with the same prompt token for token (same task, system
 prompt, tool schemas, first user turn). The prefix is every token before the first sampled
-one, except the last: that prompt token predicts the first sampled token, so it begins each
-suffix and the LM head never runs on a prefix token. Rows are checked to agree on the prompt
-(a longest common prefix could swallow sampled tokens that happen to agree).
+one; rows are checked to agree on it (a longest common prefix could swallow sampled tokens that
+happen to agree). Each suffix is the rest of its row. The prefix's last token predicts every
+row's first sampled token, so the LM head runs on that one prefix position per row and on no
+other.
 
 Layout, N groups of G rows, compact like `prove_jax.rl.batch`:
   prefix_tokens, prefix_mask     [N, P]     the prefix (positions 0..), right-padded;
   tokens, attention_mask,        [N, G, S]  each row's suffix, right-padded; positions are
     positions                               the unpacked row's (they continue the prefix);
-  target_index, loss_mask,       [N, G, R]  the sampled tokens' predictions, indexed into
-    old_logp                                the suffix; R as in the unpacked batch;
+  target_index, loss_mask,       [N, G, R]  the sampled tokens' predictions: index 0 is the
+    old_logp                                prefix's last token, i > 0 suffix position i - 1;
+                                            R as in the unpacked batch;
   advantages                     [N, G].
 A failed rollout's row (and a usable one with nothing sampled) becomes a padding row: one
 attended pad token, loss mask 0, advantage 0; it teaches nothing either way. Groups are padded
@@ -65,7 +67,7 @@ def _pack(group_size: int, p_len: int, s_len: int, n_targets: int):
                "loss_mask": np.zeros((group_size, n_targets), np.int32),
                "old_logp": np.zeros((group_size, n_targets), np.float32),
                "advantages": np.zeros((group_size,), np.float32)}
-        start = max(group["prompt"] - 1, 0)  # the prompt's last token opens each suffix
+        start = group["prompt"]
         out["prefix_tokens"][:start] = group["prefix"]
         out["prefix_mask"][:start] = 1
         for g, row in enumerate(group["rows"]):
@@ -77,9 +79,9 @@ def _pack(group_size: int, p_len: int, s_len: int, n_targets: int):
             out["tokens"][g, :n] = suffix
             out["attention_mask"][g, :n] = 1
             out["positions"][g, :n] = start + np.arange(n)
-            mask = np.asarray(row["loss_mask"][start:], np.int32)
-            where = np.flatnonzero(mask[1:]) + 1
-            out["target_index"][g, :len(where)] = where - 1
+            # token start + i is predicted by prediction i (the prefix's last token for i = 0)
+            where = np.flatnonzero(np.asarray(row["loss_mask"][start:], np.int32))
+            out["target_index"][g, :len(where)] = where
             out["loss_mask"][g, :len(where)] = 1
             out["old_logp"][g, :len(where)] = np.asarray(row["logprobs"], np.float32)[
                 start + where]
@@ -100,8 +102,7 @@ def grouped_batch(groups: Sequence[Sequence[Trajectory]], advantages: Sequence[S
         raise ValueError("every group needs the same number of rollouts and one advantage each")
     packed, prefix_most, suffix_most, target_most = [], 1, 1, 1
     for group, adv in zip(groups, advantages, strict=True):
-        p = prompt_length(group)
-        start = max(p - 1, 0)
+        p = start = prompt_length(group)
         rows = []
         for t, a in zip(group, adv, strict=True):
             if p == 0 or t.failed is not None or _first_sampled(t.loss_mask) is None:

@@ -1,13 +1,14 @@
 """The GRPO step over a group-packed batch (`prove_jax.rl.group_batch`): each group's prompt is
 encoded once, forward and backward, and its G suffixes attend to it.
 
-Micro-batching: a step computes every group's prefix keys/values once (`Decoder.prefix_kv`,
-under `jax.vjp`), then scans the suffixes in `micro_batches` parts along G (each part holds
-G / micro_batches suffixes of every group on the shard). Each part's gradient with respect to
-the parameters and to the prefix keys/values is accumulated; after the scan the summed prefix
-cotangent flows back through the prefix forward once. So a micro-batch holds one prefix's K/V
-per group (not its activations), and the prefix's gradient sums all G suffixes' contributions
-exactly. Each data shard holds whole groups (the batch's leading axis is the group).
+Micro-batching: a step encodes every group's prefix once (`Decoder.encode_prefix`: its
+keys/values and its last token's hidden state, under `jax.vjp`), then scans the suffixes in
+`micro_batches` parts along G (each part holds G / micro_batches suffixes of every group on the
+shard). Each part's gradient with respect to the parameters and to the encoded prefix is
+accumulated; after the scan the summed prefix cotangent flows back through the prefix forward
+once. So a micro-batch holds each group's prefix K/V (not its activations), and the prefix's
+gradient sums all G suffixes' contributions exactly. Each data shard holds whole groups (the
+batch's leading axis is the group).
 
 The loss weights are computed over the whole batch first (as in `prove_jax.rl.train_step`),
 with rows flattened group-major, so the result is the unpacked step's to float32 rounding.
@@ -31,7 +32,8 @@ __all__ = ["PACKED_KEYS", "accumulate_shared", "packed_logprobs", "shared_grpo_o
            "split_suffixes"]
 
 Batch = dict[str, jax.Array]
-KV = tuple[jax.Array, jax.Array]
+# (prefix keys/values [L, N, K, P, H] each, the prefix's last hidden state [N, D])
+Prefix = tuple[tuple[jax.Array, jax.Array], jax.Array]
 # What a packed GRPO batch carries beyond the unpacked one's keys.
 PACKED_KEYS = ("prefix_tokens", "prefix_mask", "positions", "target_index")
 # Arrays with a suffix axis G (axis 1), split into micro-batches.
@@ -52,26 +54,33 @@ def split_suffixes(x: jax.Array, parts: int) -> jax.Array:
     return x.reshape(n, parts, g // parts, *x.shape[2:]).swapaxes(0, 1)
 
 
-def suffix_states(model: Decoder, kv: KV, mb: Batch) -> tuple[jax.Array, jax.Array]:
-    """(hidden [N·G', R, D], targets [N·G', R]) of the micro-batch's sampled tokens: suffix
-    position t predicts suffix token t + 1; only `target_index`'s positions reach the head."""
+def suffix_states(model: Decoder, prefix: Prefix, mb: Batch) -> tuple[jax.Array, jax.Array]:
+    """(hidden [N·G', R, D], targets [N·G', R]) of the micro-batch's sampled tokens. Prediction
+    0 of a row is the prefix's last token (it predicts the suffix's first token), prediction
+    t > 0 suffix position t - 1; only `target_index`'s predictions reach the head."""
+    kv, last = prefix
     tokens = mb["tokens"]
+    n, g = tokens.shape[:2]
     hidden = model.suffix_hidden_states(tokens[..., :-1], mb["positions"][..., :-1],
                                         mb["attention_mask"][..., :-1], kv, mb["prefix_mask"])
+    first = jnp.broadcast_to(last[:, None, None].astype(hidden.dtype), (n, g, 1, last.shape[-1]))
+    hidden = jnp.concatenate([first, hidden], axis=2)  # N G' S D
     index = _rows(mb["target_index"])
     hidden = jnp.take_along_axis(_rows(hidden), index[..., None], axis=1)
-    targets = jnp.take_along_axis(_rows(tokens[..., 1:]), index, axis=1)
+    targets = jnp.take_along_axis(_rows(tokens), index, axis=1)
     return constrain_batch(hidden), constrain_batch(targets)
 
 
 def shared_grpo_objective(graphdef: Any, loss_cfg: LossConfig, *, chunk_size: int,
                           temperature: float, fused_head: bool = True):
-    """micro_loss(params, prefix_kv, mb, weights) -> (loss, metrics): `grpo_objective`'s
-    surrogate over a packed micro-batch whose prefix keys/values are given."""
+    """micro_loss(params, prefix, mb, weights) -> (loss, metrics): `grpo_objective`'s
+    surrogate over a packed micro-batch whose encoded prefixes (`Decoder.encode_prefix`) are
+    given."""
 
-    def micro_loss(params: Any, kv: KV, mb: Batch, weights: tuple) -> tuple[jax.Array, dict]:
+    def micro_loss(params: Any, prefix: Prefix, mb: Batch, weights: tuple
+                   ) -> tuple[jax.Array, dict]:
         model = nnx.merge(graphdef, params)
-        hidden, targets = suffix_states(model, kv, mb)
+        hidden, targets = suffix_states(model, prefix, mb)
         per_row = {k: _rows(mb[k]) for k in ("loss_mask", "old_logp", "ref_logp", "advantages")
                    if k in mb}
         return grpo_terms(model, hidden, targets, per_row, tuple(_rows(w) for w in weights),
@@ -86,16 +95,16 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     """(summed gradients, summed metrics) of a packed batch: prefixes once, suffixes in
     `micro_batches` parts, the prefix cotangent accumulated and sent back once."""
 
-    def prefix(p: Any) -> KV:
-        return nnx.merge(graphdef, p).prefix_kv(batch["prefix_tokens"], batch["prefix_mask"])
+    def encode(p: Any) -> Prefix:
+        return nnx.merge(graphdef, p).encode_prefix(batch["prefix_tokens"], batch["prefix_mask"])
 
-    kv, prefix_vjp = jax.vjp(prefix, params)
+    prefix, prefix_vjp = jax.vjp(encode, params)
     parts = {k: split_suffixes(batch[k], micro_batches) for k in _SUFFIX_KEYS if k in batch}
     parts_w = tuple(split_suffixes(w, micro_batches) for w in weights)
     grad_fn = jax.value_and_grad(micro_loss, argnums=(0, 1), has_aux=True)
 
     def run(mb: Batch, w: tuple) -> tuple:
-        return grad_fn(params, kv, {**mb, "prefix_mask": batch["prefix_mask"]}, w)
+        return grad_fn(params, prefix, {**mb, "prefix_mask": batch["prefix_mask"]}, w)
 
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
         (_, m), g = run(*xs)
@@ -104,8 +113,8 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     first = (jax.tree.map(lambda x: x[0], parts), tuple(w[0] for w in parts_w))
     shapes = jax.eval_shape(lambda: run(*first))
     init = jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), (shapes[1], shapes[0][1]))
-    ((grads, g_kv), metrics), _ = jax.lax.scan(body, init, (parts, parts_w))
-    (g_prefix,) = prefix_vjp(g_kv)
+    ((grads, g_encoded), metrics), _ = jax.lax.scan(body, init, (parts, parts_w))
+    (g_prefix,) = prefix_vjp(g_encoded)
     return jax.tree.map(jnp.add, grads, g_prefix), metrics
 
 
@@ -113,14 +122,16 @@ def packed_logprobs(graphdef: Any, params: Any, batch: Batch, chunk_size: int,
                     temperature: float = 1.0, micro_batches: int = 1) -> jax.Array:
     """[N, G, R] log-probs of the packed batch's sampled tokens (the reference pass): each
     prefix once, the suffixes in `micro_batches` parts along G."""
-    kv = nnx.merge(graphdef, params).prefix_kv(batch["prefix_tokens"], batch["prefix_mask"])
+    prefix = nnx.merge(graphdef, params).encode_prefix(batch["prefix_tokens"],
+                                                       batch["prefix_mask"])
     keys = ("tokens", "attention_mask", "positions", "target_index")
     parts = {k: split_suffixes(batch[k], micro_batches) for k in keys}
 
     def one(mb: Batch) -> jax.Array:
         model = nnx.merge(graphdef, jax.tree.map(lambda x: x, params))  # fresh Variables
         cfg = model.cfg
-        hidden, targets = suffix_states(model, kv, {**mb, "prefix_mask": batch["prefix_mask"]})
+        hidden, targets = suffix_states(model, prefix,
+                                        {**mb, "prefix_mask": batch["prefix_mask"]})
         logp = token_logprobs(hidden, model.head_matrix(), targets,
                               logits_scaling=cfg.logits_scaling, chunk_size=chunk_size,
                               dtype=cfg.dtype, temperature=temperature)

@@ -112,8 +112,10 @@ def test_packing_keeps_positions_masks_and_prompt_once():
             # the same sampled targets, at the same absolute prediction positions
             np.testing.assert_array_equal(packed["loss_mask"][i, j], unpacked["loss_mask"][row])
             k = int(packed["loss_mask"][i, j].sum())
-            np.testing.assert_array_equal(packed["target_index"][i, j, :k] + p,
+            # prediction 0 is the prefix's last token (position p - 1)
+            np.testing.assert_array_equal(packed["target_index"][i, j, :k] + p - 1,
                                           unpacked["target_index"][row, :k])
+            assert packed["target_index"][i, j, 0] == 0  # the first turn follows the prompt
             np.testing.assert_array_equal(packed["old_logp"][i, j], unpacked["old_logp"][row])
 
 
