@@ -247,3 +247,40 @@ def test_the_grpo_loop_trains_the_packed_layout_like_the_unpacked_one():
 def test_shared_prefix_micro_batches_must_divide_the_group():
     with pytest.raises(ValueError, match=r"must divide rollout\.group_size"):
         _loop_trainer(True, micro=3)
+
+
+@pytest.mark.parametrize("case", ["non_finite", "zero_advantages", "no_policy_tokens"])
+def test_the_packed_step_keeps_the_state_when_it_cannot_learn(case):
+    """The clean-step fallbacks hold for the packed layout: a non-finite loss, or a batch
+    with nothing to learn (after a step that gave Adam momentum), moves nothing."""
+    groups = _groups(4, n_groups=2)
+    _, packed = _layouts(groups, _advantages(groups, 4))
+    model = init_model(FAMILIES["qwen3"], seed=1)
+    graphdef, params = nnx.split(model, nnx.Param)
+    opt = make_optimizer(OptimConfig(lr=1e-3, total_updates=10))
+    step = jax.jit(make_train_step(graphdef, opt, LossConfig(kl_coef=0.0), micro_batches=2,
+                                   chunk_size=8, shared_prefix=True))
+    params, opt_state, first = step(params, opt.init(params), packed)
+    assert float(first["nothing_to_learn"]) == 0.0 and float(first["grad_norm"]) > 0
+    bad = dict(packed)
+    if case == "non_finite":
+        bad["advantages"] = packed["advantages"].copy()
+        bad["advantages"][0, 0] = np.nan
+    elif case == "zero_advantages":
+        bad["advantages"] = np.zeros_like(packed["advantages"])
+    else:
+        bad["loss_mask"] = np.zeros_like(packed["loss_mask"])
+    new, new_opt, metrics = step(params, opt_state, bad)
+    flag = "skipped_nonfinite" if case == "non_finite" else "nothing_to_learn"
+    assert float(metrics[flag]) == 1.0
+    for a, b in zip(jax.tree.leaves((params, opt_state)), jax.tree.leaves((new, new_opt)),
+                    strict=True):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_shared_prefix_is_refused_for_sft():
+    model = init_model(FAMILIES["qwen3"], seed=1)
+    graphdef, _ = nnx.split(model, nnx.Param)
+    opt = make_optimizer(OptimConfig(lr=1e-3, total_updates=10))
+    with pytest.raises(ValueError, match="shared_prefix packs GRPO groups"):
+        make_train_step(graphdef, opt, LossConfig(), objective="sft", shared_prefix=True)
