@@ -108,12 +108,16 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
 
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
         (_, m), g = run(*xs)
-        return jax.tree.map(jnp.add, carry, (g, m)), None
+        return jax.tree.map(lambda a, b: a + b.astype(a.dtype), carry, (g, m)), None
 
     first = (jax.tree.map(lambda x: x[0], parts), tuple(w[0] for w in parts_w))
     shapes = jax.eval_shape(lambda: run(*first))
-    init = jax.tree.map(lambda s: jnp.zeros(s.shape, s.dtype), (shapes[1], shapes[0][1]))
+    # sums in float32: the encoded prefix is in the compute dtype (bfloat16 in real runs),
+    # and its cotangent is summed over every micro-batch before it is rounded once
+    init = jax.tree.map(lambda s: jnp.zeros(s.shape, jnp.promote_types(s.dtype, jnp.float32)),
+                        (shapes[1], shapes[0][1]))
     ((grads, g_encoded), metrics), _ = jax.lax.scan(body, init, (parts, parts_w))
+    g_encoded = jax.tree.map(lambda g, x: g.astype(x.dtype), g_encoded, prefix)
     (g_prefix,) = prefix_vjp(g_encoded)
     return jax.tree.map(jnp.add, grads, g_prefix), metrics
 
