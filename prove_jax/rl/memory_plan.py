@@ -9,8 +9,9 @@ optimizer state donated.
 
 Both batch layouts are compiled: the unpacked rows and, where groups exist (group_size > 1),
 the group-packed one of `train.shared_prefix` (`prove_jax.rl.shared_prefix`: each group's
-prompt once; whole groups per data shard; micro-batches split each group's rollouts, the
-prefix's K/V computed once per step and its gradient accumulated across them).
+prompt once; whole groups per data shard, one group per shard at a time; micro-batches split
+each group's rollouts, the prefix's K/V computed once and its gradient accumulated across
+them).
 
 The step is compiled on virtual CPU devices (`jax.devices("cpu")[:n]`), so every compiled figure
 is XLA:CPU's buffer assignment for that sharding: an estimate of what the accelerator's compiler
@@ -261,7 +262,8 @@ def compile_plan(config: Any, plan: Plan) -> PlanResult:
         s_targets = min(head_targets(config), suffix)
         s_step = make_train_step(graphdef, optimizer, loss_cfg, micro_batches=s_micro,
                                  chunk_size=config.model.logprob_chunk,
-                                 temperature=config.rollout.temperature, shared_prefix=True)
+                                 temperature=config.rollout.temperature, shared_prefix=True,
+                                 group_chunks=groups // (shape["data"] * shape["fsdp"]))
         s_batch = _packed_batch(groups, size, prefix, suffix, s_targets, lc.kl_coef > 0, mesh)
         s_memory = _compile(s_step, params, opt_state, s_batch, mesh, param_sh, opt_sh)[2]
         shared = SharedPlan(groups, size, prefix, suffix, s_micro, s_memory,
@@ -340,8 +342,8 @@ def format_plan(res: PlanResult, cfg: ModelConfig) -> str:
         lines += [
             f"   shared-prefix layout (train.shared_prefix): {sp.groups} groups x "
             f"{sp.group_size}, prefix {sp.prefix_len} + suffixes {sp.suffix_len} tokens, "
-            f"{sp.micro_batches} micro-batches of {sp.group_size // sp.micro_batches} suffixes "
-            "per group (prefix K/V once per step)",
+            f"one group per data shard at a time, its prefix once, {sp.micro_batches} "
+            f"micro-batches of {sp.group_size // sp.micro_batches} suffixes",
             _row("temporaries", sp.memory["temp"]),
             _row("step total", sp.memory["total"]),
             f"   shared-prefix train: step total + reference = {total / GB:.2f} GB -> "

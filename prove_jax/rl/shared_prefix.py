@@ -8,7 +8,9 @@ shard). Each part's gradient with respect to the parameters and to the encoded p
 accumulated; after the scan the summed prefix cotangent flows back through the prefix forward
 once. So a micro-batch holds each group's prefix K/V (not its activations), and the prefix's
 gradient sums all G suffixes' contributions exactly. Each data shard holds whole groups (the
-batch's leading axis is the group).
+batch's leading axis is the group); with `group_chunks` = groups per shard, the groups run
+one per shard at a time (each chunk its own prefix pass), so a micro-batch holds one prefix
+and G / micro_batches suffixes per shard whatever the batch's size.
 
 The loss weights are computed over the whole batch first (as in `prove_jax.rl.train_step`),
 with rows flattened group-major, so the result is the unpacked step's to float32 rounding.
@@ -28,8 +30,8 @@ from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.objectives import grpo_terms
 from prove_jax.sharding import constrain_batch
 
-__all__ = ["PACKED_KEYS", "accumulate_shared", "packed_logprobs", "shared_grpo_objective",
-           "split_suffixes"]
+__all__ = ["PACKED_KEYS", "accumulate_shared", "chunk_groups", "packed_logprobs",
+           "shared_grpo_objective", "split_suffixes"]
 
 Batch = dict[str, jax.Array]
 # (prefix keys/values [L, N, K, P, H] each, the prefix's last hidden state [N, D])
@@ -90,10 +92,52 @@ def shared_grpo_objective(graphdef: Any, loss_cfg: LossConfig, *, chunk_size: in
     return micro_loss
 
 
+def chunk_groups(x: jax.Array, chunks: int) -> jax.Array:
+    """[N, ...] -> [chunks, N / chunks, ...], chunk c = groups c, c + chunks, ...: with the
+    groups split over the data shards in contiguous blocks of `chunks`, every chunk takes one
+    group from each shard."""
+    n = x.shape[0]
+    if n % chunks:
+        raise ValueError(f"{n} groups do not split into {chunks} group chunks")
+    return x.reshape(n // chunks, chunks, *x.shape[1:]).swapaxes(0, 1)
+
+
+def _zeros(shapes: Any) -> Any:
+    return jax.tree.map(lambda s: jnp.zeros(s.shape, jnp.promote_types(s.dtype, jnp.float32)),
+                        shapes)
+
+
+def _add(carry: Any, x: Any) -> Any:
+    return jax.tree.map(lambda a, b: a + b.astype(a.dtype), carry, x)
+
+
 def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
+                      weights: tuple, micro_batches: int, group_chunks: int = 1
+                      ) -> tuple[Any, dict[str, jax.Array]]:
+    """(summed gradients, summed metrics) of a packed batch: `group_chunks` chunks of groups
+    one after another (one group per data shard each when it is the groups per shard), each
+    chunk's prefixes once, its suffixes in `micro_batches` parts, the prefix cotangent
+    accumulated and sent back once per chunk."""
+    if group_chunks == 1:
+        return _accumulate_chunk(micro_loss, graphdef, params, batch, weights, micro_batches)
+    parts = {k: chunk_groups(v, group_chunks) for k, v in batch.items()}
+    parts_w = tuple(chunk_groups(w, group_chunks) for w in weights)
+
+    def run(chunk: Batch, w: tuple) -> tuple:
+        return _accumulate_chunk(micro_loss, graphdef, params, chunk, w, micro_batches)
+
+    def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
+        return _add(carry, run(*xs)), None
+
+    first = (jax.tree.map(lambda x: x[0], parts), tuple(w[0] for w in parts_w))
+    (grads, metrics), _ = jax.lax.scan(body, _zeros(jax.eval_shape(lambda: run(*first))),
+                                       (parts, parts_w))
+    return grads, metrics
+
+
+def _accumulate_chunk(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
                       weights: tuple, micro_batches: int) -> tuple[Any, dict[str, jax.Array]]:
-    """(summed gradients, summed metrics) of a packed batch: prefixes once, suffixes in
-    `micro_batches` parts, the prefix cotangent accumulated and sent back once."""
+    """`accumulate_shared` over one chunk of groups."""
 
     def encode(p: Any) -> Prefix:
         return nnx.merge(graphdef, p).encode_prefix(batch["prefix_tokens"], batch["prefix_mask"])
@@ -108,14 +152,13 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
 
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
         (_, m), g = run(*xs)
-        return jax.tree.map(lambda a, b: a + b.astype(a.dtype), carry, (g, m)), None
+        return _add(carry, (g, m)), None
 
     first = (jax.tree.map(lambda x: x[0], parts), tuple(w[0] for w in parts_w))
     shapes = jax.eval_shape(lambda: run(*first))
     # sums in float32: the encoded prefix is in the compute dtype (bfloat16 in real runs),
     # and its cotangent is summed over every micro-batch before it is rounded once
-    init = jax.tree.map(lambda s: jnp.zeros(s.shape, jnp.promote_types(s.dtype, jnp.float32)),
-                        (shapes[1], shapes[0][1]))
+    init = _zeros((shapes[1], shapes[0][1]))
     ((grads, g_encoded), metrics), _ = jax.lax.scan(body, init, (parts, parts_w))
     g_encoded = jax.tree.map(lambda g, x: g.astype(x.dtype), g_encoded, prefix)
     (g_prefix,) = prefix_vjp(g_encoded)

@@ -103,11 +103,12 @@ def apply_update(optimizer: optax.GradientTransformation, params: Any, opt_state
 def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss_cfg: LossConfig,
                     *, micro_batches: int = 1, chunk_size: int = 1024, temperature: float = 1.0,
                     objective: str = "grpo", fused_head: bool = True,
-                    shared_prefix: bool = False) -> Step:
+                    shared_prefix: bool = False, group_chunks: int = 1) -> Step:
     """step(params, opt_state, batch) -> (params, opt_state, metrics); jit it with shardings
     (see `jit_train_step`) or plainly. `objective`: "grpo" (log-probs at the sampler's
     `temperature`) or "sft"; see `prove_jax.rl.objectives`. `shared_prefix`: the batch is
-    group-packed and `micro_batches` splits each group's suffixes (see module docstring)."""
+    group-packed, `micro_batches` splits each group's suffixes and `group_chunks` the groups
+    (`prove_jax.rl.shared_prefix.accumulate_shared`)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown training objective {objective!r}; known: {sorted(OBJECTIVES)}")
     if shared_prefix and objective != "grpo":
@@ -132,7 +133,7 @@ def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss
         weights = loss_weights(mask, loss_cfg)
         if shared_prefix:
             grads, metrics = accumulate_shared(micro_loss, graphdef, params, batch, weights,
-                                               micro_batches)
+                                               micro_batches, group_chunks)
         else:
             grads, metrics = accumulate(micro_loss, params, batch, weights, micro_batches)
         grad_norm = optax.tree.norm(grads)  # before clipping (the optimizer clips)

@@ -47,14 +47,18 @@ class Trainer:
                                  f"rollout.group_size={group_size} with train.shared_prefix "
                                  "(micro-batches split each group's rollouts)")
             self.rows_multiple = dp
+            # one group per data shard at a time: a micro-batch holds one prompt per shard
+            group_chunks = -(-rows // group_size // dp)
         else:
             self.micro_batches, _ = micro_batching(rows, dp, micro_batches)
             self.rows_multiple = dp * self.micro_batches
+            group_chunks = 1
         self.graphdef, self.params = nnx.split(model, nnx.Param)
         self.opt_state = optimizer.init(self.params)
         step_fn = make_train_step(self.graphdef, optimizer, loss, micro_batches=self.micro_batches,
                                   chunk_size=chunk_size, temperature=temperature,
-                                  objective=objective, shared_prefix=shared_prefix)
+                                  objective=objective, shared_prefix=shared_prefix,
+                                  group_chunks=group_chunks)
         self._step = jit_train_step(step_fn, self.params, self.opt_state, mesh,
                                     optimizer)
         self.step = 0

@@ -126,7 +126,7 @@ def test_rows_of_a_group_with_different_prompts_are_refused():
         grouped_batch(groups, np.zeros((1, G)))
 
 
-def _grads(cfg, loss_cfg, unpacked, packed, micro: int):
+def _grads(cfg, loss_cfg, unpacked, packed, micro: int, chunks: int = 1):
     model = init_model(cfg, seed=1)
     graphdef, params = nnx.split(model, nnx.Param)
     kw = dict(chunk_size=5, temperature=0.8)
@@ -135,17 +135,17 @@ def _grads(cfg, loss_cfg, unpacked, packed, micro: int):
     u = jax.jit(lambda p, b: accumulate(grpo_objective(graphdef, loss_cfg, **kw), p, b, w_u,
                                         micro))(params, unpacked)
     s = jax.jit(lambda p, b: accumulate_shared(shared_grpo_objective(graphdef, loss_cfg, **kw),
-                                               graphdef, p, b, w_p, micro))(params, packed)
+                                               graphdef, p, b, w_p, micro, chunks))(params, packed)
     return u, s
 
 
-@pytest.mark.parametrize("family,kl,micro,remat,chunk", [
-    ("qwen3", True, 2, "none", 0),
-    ("qwen3", False, 1, "full", 4),  # remat, chunked attention over prefix and suffix
-    ("qwen2", True, 4, "none", 0),
-    ("granite", True, 1, "dots", 4),
+@pytest.mark.parametrize("family,kl,micro,remat,chunk,chunks", [
+    ("qwen3", True, 2, "none", 0, 1),
+    ("qwen3", False, 1, "full", 4, 2),  # remat, chunked attention over prefix and suffix
+    ("qwen2", True, 4, "none", 0, 4),  # one group and one suffix per micro-batch
+    ("granite", True, 1, "dots", 4, 1),
 ])
-def test_shared_prefix_equals_the_unpacked_step(family, kl, micro, remat, chunk):
+def test_shared_prefix_equals_the_unpacked_step(family, kl, micro, remat, chunk, chunks):
     cfg = FAMILIES[family].replace(remat=remat, attn_chunk=chunk)
     groups = _groups(2)
     adv = _advantages(groups, 2)
@@ -165,7 +165,7 @@ def test_shared_prefix_equals_the_unpacked_step(family, kl, micro, remat, chunk)
         ref = np.asarray(ref_u) - 0.3 * mask
         unpacked["ref_logp"] = ref
         packed["ref_logp"] = ref.reshape(packed["loss_mask"].shape)
-    (g_u, m_u), (g_s, m_s) = _grads(cfg, loss_cfg, unpacked, packed, micro)
+    (g_u, m_u), (g_s, m_s) = _grads(cfg, loss_cfg, unpacked, packed, micro, chunks)
     assert set(m_u) == set(m_s)
     for k in m_u:
         np.testing.assert_allclose(m_s[k], m_u[k], rtol=1e-4, atol=1e-7, err_msg=k)
@@ -179,7 +179,7 @@ def optax_norm(tree) -> jax.Array:
 
 def test_five_steps_on_the_2x2x2_mesh_end_at_the_same_parameters():
     cfg = FAMILIES["qwen3"]
-    groups = _groups(3)
+    groups = _groups(3, n_groups=8)  # two groups per data shard, one chunk of 4 at a time
     adv = _advantages(groups, 3)
     unpacked, packed = _layouts(groups, adv)
     mesh = make_mesh({"data": 2, "fsdp": 2, "tensor": 2})
@@ -193,7 +193,7 @@ def test_five_steps_on_the_2x2x2_mesh_end_at_the_same_parameters():
         graphdef, params = nnx.split(model, nnx.Param)
         opt = make_optimizer(OptimConfig(lr=1e-3, total_updates=10, eps=1e-4))
         step = make_train_step(graphdef, opt, loss_cfg, micro_batches=2, chunk_size=8,
-                               shared_prefix=shared)
+                               shared_prefix=shared, group_chunks=2 if shared else 1)
         opt_state = opt.init(params)
         run = jit_train_step(step, params, opt_state, mesh, opt)
         losses = []
