@@ -33,6 +33,8 @@ Memory: the child's RSS after imports (baseline), after loading the weights, and
 memory (the issue's guide figure here: transformers 82 tok/s at 16.9 GB peak).
 
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/train_step.py` (add `--steps 2` on a busy box).
+`--shared-prefix` times the shared-prefix layout against the unpacked one instead
+(benchmarks/shared_prefix.py).
 """
 
 from __future__ import annotations
@@ -228,6 +230,8 @@ def report(results: dict[str, dict], args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    from benchmarks import shared_prefix
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--seq", type=int, default=512)
@@ -250,10 +254,13 @@ def main() -> None:
                         help="run the sides alternately this many times; keep each one's best")
     parser.add_argument("--sides", default="ours,torch", help="comma-separated: ours,torch")
     parser.add_argument("--side", choices=("ours", "torch"), help=argparse.SUPPRESS)
+    shared_prefix.add_arguments(parser)
     parser.add_argument("--ckpt", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.warmup < 1 or args.steps < 1 or args.seq < 4 or args.rounds < 1:
         parser.error("need --warmup >= 1, --steps >= 1, --seq >= 4 and --rounds >= 1")
+    if args.shared_prefix:  # the layouts' comparison (benchmarks/shared_prefix.py)
+        return (shared_prefix.run_layout(args) if args.layout else shared_prefix.main(args))
     if args.side == "ours":
         return run_ours(args)
     if args.side == "torch":

@@ -44,7 +44,8 @@ def settings_from(c: ConfigDict) -> GRPOSettings:
         max_refills=c.loss.max_refills, micro_batches=c.train.micro_batches,
         seq_multiple=c.train.seq_multiple, logprob_chunk=c.model.logprob_chunk,
         temperature=c.rollout.temperature, seed=c.seed,
-        checkpoint_every=c.train.checkpoint_every)
+        checkpoint_every=c.train.checkpoint_every,
+        shared_prefix=c.train.get("shared_prefix", False))
 
 
 def rollout_config(c: ConfigDict) -> RolloutConfig:

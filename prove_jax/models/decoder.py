@@ -77,6 +77,54 @@ class Decoder(nnx.Module):
         x = nnx.scan(body, in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)(x, self.layers)
         return self.final_norm(x)
 
+    def _remat(self, body: Callable) -> Callable:
+        if self.cfg.remat == "none":
+            return body
+        return nnx.remat(body, policy=_REMAT_POLICIES[self.cfg.remat], prevent_cse=False)
+
+    def encode_prefix(self, prefix_ids: jax.Array, prefix_mask: jax.Array
+                      ) -> tuple[tuple[jax.Array, jax.Array], jax.Array]:
+        """A group-shared prefix, run once per group: its keys and values (k, v), each
+        [L, N, K, P, H], and the final normed hidden state [N, D] of its last real token (it
+        predicts every row's first suffix token). prefix_ids/prefix_mask [N, P]: the prompt
+        starts every row (positions 0..P-1), right-padded (mask 0) to the batch's length."""
+        p = prefix_ids.shape[1]
+        mask = prefix_mask.astype(jnp.bool_)
+        causal = jnp.tril(jnp.ones((p, p), jnp.bool_))[None, None] & mask[:, None, None, :]
+        cos, sin = rope_tables(self.cfg, jnp.broadcast_to(jnp.arange(p), prefix_ids.shape))
+
+        def body(h: jax.Array, layer: Block) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+            h, kv = layer.call_prefix(constrain_batch(h), cos, sin, causal)
+            return constrain_batch(h), kv
+
+        h, kv = nnx.scan(self._remat(body), in_axes=(nnx.Carry, 0), out_axes=(nnx.Carry, 0))(
+            self.embed_tokens(prefix_ids), self.layers)
+        last = jnp.maximum(jnp.sum(mask, axis=-1) - 1, 0)  # N
+        h_last = jnp.take_along_axis(h, last[:, None, None], axis=1)[:, 0]  # N D
+        return kv, self.final_norm(h_last)
+
+    def suffix_hidden_states(self, input_ids: jax.Array, positions: jax.Array,
+                             attention_mask: jax.Array, prefix_kv: tuple[jax.Array, jax.Array],
+                             prefix_mask: jax.Array) -> jax.Array:
+        """Final normed hidden states [N, G, S, D] of G suffixes per group (ids, positions,
+        attention_mask [N, G, S]; positions continue the prefix's) attending to their group's
+        prefix (`prefix_kv` [L, N, K, P, H] from `encode_prefix`, prefix_mask [N, P]) and
+        causally to themselves."""
+        n, g, s = input_ids.shape
+        flat = lambda x: x.reshape(n * g, s)  # rows group-major
+        mask = attention_mask.astype(jnp.bool_)
+        causal = jnp.tril(jnp.ones((s, s), jnp.bool_))[None, None] & flat(mask)[:, None, None, :]
+        cos, sin = rope_tables(self.cfg, flat(positions))
+        prefix_mask = prefix_mask.astype(jnp.bool_)
+
+        def body(h: jax.Array, layer: Block, k: jax.Array, v: jax.Array) -> jax.Array:
+            return constrain_batch(layer.call_suffix(constrain_batch(h), cos, sin, causal,
+                                                     (k, v), prefix_mask))
+
+        x = nnx.scan(self._remat(body), in_axes=(nnx.Carry, 0, 0, 0), out_axes=nnx.Carry)(
+            self.embed_tokens(flat(input_ids)), self.layers, *prefix_kv)
+        return self.final_norm(x).reshape(n, g, s, -1)
+
     def hidden_states_cached(self, input_ids: jax.Array, positions: jax.Array,
                              key_mask: jax.Array, cache: tuple[jax.Array, jax.Array],
                              write_index: jax.Array, layers: Sequence[Block] | None = None

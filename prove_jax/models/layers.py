@@ -12,6 +12,7 @@ from flax import nnx
 
 from prove_jax.models.attention import causal_query_chunked, query_chunked, use_chunks
 from prove_jax.models.config import ModelConfig
+from prove_jax.models.prefix_attention import prefix_suffix_attend
 from prove_jax.models.rope import apply_rope
 
 _INIT_STD = 0.02
@@ -89,6 +90,23 @@ class Attention(nnx.Module):
         q, key, v = self._qkv(x, cos, sin)
         # the Decoder's teacher-forced mask is causal: blocks skip the upper triangle
         return self._out(attend(q, key, v, mask, self.scale, self.attn_chunk, causal=True))
+
+    def call_prefix(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array
+                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """A shared prefix's causal self-attention; also returns its keys/values [B, K, P, H]
+        for the suffixes that attend to it (`call_suffix`)."""
+        q, key, v = self._qkv(x, cos, sin)
+        out = self._out(attend(q, key, v, mask, self.scale, self.attn_chunk, causal=True))
+        return out, (key.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3))
+
+    def call_suffix(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
+                    prefix_kv: tuple[jax.Array, jax.Array], prefix_mask: jax.Array) -> jax.Array:
+        """Suffix rows x [N·G, S, D] attending to their group's prefix keys/values
+        ([N, K, P, H], prefix_mask [N, P]) and causally to themselves (mask [N·G, 1, S, S])."""
+        q, key, v = self._qkv(x, cos, sin)
+        return self._out(prefix_suffix_attend(
+            q, key.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3), mask, *prefix_kv,
+            prefix_mask, self.scale, self.attn_chunk))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
@@ -281,6 +299,16 @@ class Block(nnx.Module):
 
     def __call__(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array) -> jax.Array:
         return self._after_attention(x, self.attn(self.input_norm(x), cos, sin, mask))
+
+    def call_prefix(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array
+                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        a, kv = self.attn.call_prefix(self.input_norm(x), cos, sin, mask)
+        return self._after_attention(x, a), kv
+
+    def call_suffix(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
+                    prefix_kv: tuple[jax.Array, jax.Array], prefix_mask: jax.Array) -> jax.Array:
+        return self._after_attention(x, self.attn.call_suffix(self.input_norm(x), cos, sin, mask,
+                                                              prefix_kv, prefix_mask))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
                     cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array

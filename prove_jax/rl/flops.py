@@ -11,10 +11,10 @@ recompute nor an unfused head's logit recompute are model work. The fused head's
 matmuls are exactly forward + 2x backward. A reference model's log-probs are computed outside
 the step and are not counted.
 
-Shared group prefixes are not modelled: the step runs every row's full sequence today. A step
-that ran a group's P-token prompt once would count, per group, L * layer_forward_flops(P, P)
-and, per row, L * layer_forward_flops(T-1-P, T-1), but only its real shapes (group size, how
-the suffix attends to the prefix) can say so.
+The shared-prefix layout (`prove_jax.rl.shared_prefix`) has its own count,
+`shared_step_flops`: per group its P-token prefix once, L * layer_forward_flops(P, P); per row
+its suffix, L * layer_forward_flops(S-1, P + S-1) (every suffix query over the prefix's keys and
+its own); the head as above.
 
 Axes: D model, N query heads, K kv heads, H head dim, F mlp hidden, V vocab, L layers.
 """
@@ -30,7 +30,8 @@ import jax.numpy as jnp
 
 from prove_jax.models.config import ModelConfig
 
-__all__ = ["PEAK_FLOPS", "device_peak", "layer_forward_flops", "mfu", "step_flops"]
+__all__ = ["PEAK_FLOPS", "device_peak", "layer_forward_flops", "mfu", "shared_step_flops",
+           "step_flops"]
 
 # Per-device dense (no structured sparsity) bf16 peak FLOP/s, from the vendors' spec sheets:
 # NVIDIA H100 / H200 datasheets (their tables quote bf16 "with sparsity", twice these figures),
@@ -97,6 +98,20 @@ def step_flops(cfg: ModelConfig, rows: int, seq_len: int, targets: int, *,
     decoder = cfg.num_layers * layer_forward_flops(cfg, t, t)
     head = targets * 2.0 * cfg.hidden_size * cfg.vocab_size
     return 3.0 * iterations * rows * (decoder + head)
+
+
+def shared_step_flops(cfg: ModelConfig, groups: int, group_size: int, prefix_len: int,
+                      suffix_len: int, targets: int, *, iterations: int = 1) -> float:
+    """Model FLOPs (forward + backward) of a shared-prefix train step: `groups` prefixes of
+    `prefix_len` tokens once each, `groups x group_size` suffix rows of `suffix_len` tokens
+    (padded shapes) with `targets` head positions per row."""
+    if suffix_len < 2:
+        raise ValueError(f"suffix_len must be at least 2, got {suffix_len}")
+    s = suffix_len - 1
+    prefix = cfg.num_layers * layer_forward_flops(cfg, prefix_len, prefix_len)
+    row = (cfg.num_layers * layer_forward_flops(cfg, s, prefix_len + s)
+           + targets * 2.0 * cfg.hidden_size * cfg.vocab_size)
+    return 3.0 * iterations * groups * (prefix + group_size * row)
 
 
 def mfu(flops: float, seconds: float, devices: int, peak: float) -> float:

@@ -36,6 +36,7 @@ from prove_jax.rl.advantages import advantages as group_advantages
 from prove_jax.rl.advantages import informative_groups, usable_groups
 from prove_jax.rl.batch import rollout_batch
 from prove_jax.rl.episode_log import EpisodeLog
+from prove_jax.rl.group_batch import grouped_batch
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter, episode_records, summarize_episodes
 from prove_jax.rl.reference import ReferenceLogprobs
@@ -66,6 +67,7 @@ class GRPOSettings:
     temperature: float = 1.0  # the sampler's; the ratio's log-probs use the same
     seed: int = 0
     checkpoint_every: int = 25
+    shared_prefix: bool = False  # group-packed batches: each group's prompt trained on once
 
     def __post_init__(self) -> None:
         for name in ("steps", "group_size", "prompts_per_step", "iterations", "seq_multiple",
@@ -76,6 +78,9 @@ class GRPOSettings:
             raise ValueError("micro_batches and max_refills must be >= 0")
         if self.temperature <= 0:
             raise ValueError(f"GRPO needs a sampling temperature > 0, got {self.temperature}")
+        if not isinstance(self.shared_prefix, bool):
+            raise ValueError(f"train.shared_prefix must be True or False, got "
+                             f"{self.shared_prefix!r}")
 
     @property
     def rows(self) -> int:
@@ -102,13 +107,17 @@ class GRPOTrainer(Trainer):
                          micro_batches=settings.micro_batches,
                          chunk_size=settings.logprob_chunk, temperature=settings.temperature,
                          seed=settings.seed, writer=writer, checkpointer=checkpointer,
-                         on_step=on_step)
+                         on_step=on_step, shared_prefix=settings.shared_prefix,
+                         group_size=settings.group_size)
         self.settings, self.collect = settings, collect
         self.episode_log = episode_log
         # how the sampler gets the newest parameters: the trainer's own arrays (no copy), or
         # with several processes a process-local copy (`distributed.local_copy`)
         self.publish = publish or (lambda params: nnx.update(self.model, params))
         self.processes = jax.process_count()
+        if settings.shared_prefix and self.processes > 1:
+            raise ValueError("train.shared_prefix runs in one process for now; with several "
+                             "processes set --config.train.shared_prefix=False")
         if settings.prompts_per_step % self.processes:
             raise ValueError(f"prompts_per_step={settings.prompts_per_step} does not split over "
                              f"{self.processes} processes")
@@ -180,6 +189,8 @@ class GRPOTrainer(Trainer):
         adv = (np.asarray(group_advantages(_rewards(groups), s.estimator,
                                            usable=_usable(groups))).reshape(-1)
                if groups else np.zeros(0))
+        if s.shared_prefix:  # one process (checked in __init__)
+            return self._packed_batch(groups, adv)
         # Fixed rows per step (dynamic sampling may keep fewer groups): one compiled shape.
         batch: dict[str, Any] = rollout_batch(
             trajs or [_empty()], list(adv) or [0.0], seq_multiple=s.seq_multiple,
@@ -195,6 +206,22 @@ class GRPOTrainer(Trainer):
         if self.reference is not None:
             batch["ref_logp"] = self.reference(batch["tokens"], batch["attention_mask"],
                                                batch["target_index"])
+        return batch, real, digest
+
+    def _packed_batch(self, groups: Sequence[Sequence[Trajectory]], adv: np.ndarray
+                      ) -> tuple[dict[str, Any], float, str]:
+        """`build_batch` in the group-packed layout (`prove_jax.rl.group_batch`): fixed
+        groups per step (padding groups where fewer were kept), so one compiled shape."""
+        s = self.settings
+        if not groups:
+            groups, adv = [[_empty()] * s.group_size], np.zeros(s.group_size)
+        batch: dict[str, Any] = grouped_batch(
+            groups, adv.reshape(len(groups), s.group_size), seq_multiple=s.seq_multiple,
+            groups_multiple=self.rows_multiple, min_groups=s.prompts_per_step)
+        real = float(sum(len(t.tokens) for g in groups for t in g))
+        digest = hashlib.sha256("".join(_row_digests(batch)).encode()).hexdigest()[:16]
+        if self.reference is not None:
+            batch["ref_logp"] = self.reference.packed(batch)
         return batch, real, digest
 
     async def train_step(self) -> dict[str, float]:
@@ -226,7 +253,7 @@ class GRPOTrainer(Trainer):
         metrics.update(out)
         metrics.update(updates=updates, rollout_s=t1 - t0, train_s=t2 - t1, step_s=t2 - t0,
                        train_tokens_per_s=real * self.settings.iterations / max(t2 - t1, 1e-9),
-                       seq_len_padded=float(batch["tokens"].shape[1]), optimizer_s=step_s)
+                       seq_len_padded=float(batch["tokens"].shape[-1]), optimizer_s=step_s)
         metrics.update(self.throughput(batch, real, step_s, self.settings.iterations))
         return metrics
 

@@ -7,6 +7,12 @@ Nothing is allocated: the model comes from `nnx.eval_shape`, the optimizer state
 table, Adam's moments like their parameters, batch rows over (data, fsdp), params and
 optimizer state donated.
 
+Both batch layouts are compiled: the unpacked rows and, where groups exist (group_size > 1),
+the group-packed one of `train.shared_prefix` (`prove_jax.rl.shared_prefix`: each group's
+prompt once; whole groups per data shard, one group per shard at a time; micro-batches split
+each group's rollouts, the prefix's K/V computed once and its gradient accumulated across
+them).
+
 The step is compiled on virtual CPU devices (`jax.devices("cpu")[:n]`), so every compiled figure
 is XLA:CPU's buffer assignment for that sharding: an estimate of what the accelerator's compiler
 would assign, not a measurement on it (GPU/TPU fusion, scheduling and bf16 handling differ).
@@ -31,7 +37,7 @@ from jax.sharding import PartitionSpec as P
 from prove_jax.models import ModelConfig, abstract_model, preset
 from prove_jax.rl.batch import TARGET_MULTIPLE, micro_batching, padded_length
 from prove_jax.rl.comm import KINDS, compiled_collective_bytes
-from prove_jax.rl.flops import PEAK_FLOPS, step_flops
+from prove_jax.rl.flops import PEAK_FLOPS, shared_step_flops, step_flops
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.optim import make_optimizer, optim_config
 from prove_jax.rl.train_step import make_train_step, opt_state_shardings
@@ -57,6 +63,19 @@ PLANS = (Plan("8x H100-80GB", 8, 80.0, "H100 SXM"),
 
 
 @dataclasses.dataclass
+class SharedPlan:
+    """The shared-prefix layout's compiled step: `groups` x `group_size` rollouts, prefixes of
+    `prefix_len` and suffixes of `suffix_len` tokens, suffixes in `micro_batches` parts."""
+    groups: int
+    group_size: int
+    prefix_len: int
+    suffix_len: int
+    micro_batches: int
+    memory: dict[str, int]
+    flops: float
+
+
+@dataclasses.dataclass
 class PlanResult:
     plan: Plan
     mesh: dict[str, int]
@@ -73,6 +92,7 @@ class PlanResult:
     kv_episodes: int  # rollout.max_concurrent_episodes
     comm: dict[str, int]  # bytes per device per step by collective kind (`prove_jax.rl.comm`)
     flops: float  # model FLOPs of the whole step (`prove_jax.rl.flops`)
+    shared: SharedPlan | None = None  # the group-packed layout, where groups exist
 
     @property
     def train_total(self) -> int:
@@ -120,6 +140,22 @@ def batch_geometry(config: Any, mesh: dict[str, int]) -> tuple[int, int, int]:
     return rows, seq, micro
 
 
+def shared_geometry(config: Any, mesh: dict[str, int]) -> tuple[int, int, int, int, int]:
+    """(groups, group size, prefix length, suffix length, suffix micro-batches) of the largest
+    group-packed step (`prove_jax.rl.group_batch`): the longest prompt and the longest
+    response, bucketed; groups padded to a multiple of the data shards, as the trainer pads."""
+    r, t = config.rollout, config.train
+    shards = mesh["data"] * mesh["fsdp"]
+    groups = -(-r.prompts_per_step // shards) * shards
+    multiple = max(1, t.seq_multiple)
+    micro = t.micro_batches or r.group_size
+    if r.group_size % micro:
+        raise ValueError(f"train.micro_batches={t.micro_batches} must divide "
+                         f"rollout.group_size={r.group_size} with train.shared_prefix")
+    return (groups, r.group_size, padded_length(r.max_prompt_tokens, multiple),
+            padded_length(r.max_response_tokens, multiple), micro)
+
+
 def head_targets(config: Any) -> int:
     """LM-head positions per row of the largest compact batch: every response token sampled,
     bucketed as `rollout_batch` buckets them."""
@@ -153,6 +189,46 @@ def _batch(rows: int, seq: int, targets: int, with_ref: bool, mesh: Any
     return batch
 
 
+def _packed_batch(groups: int, size: int, prefix: int, suffix: int, targets: int,
+                  with_ref: bool, mesh: Any) -> dict[str, jax.ShapeDtypeStruct]:
+    """The group-packed GRPO batch (`grouped_batch`) as sharded shapes: groups over the
+    batch axes."""
+    def arr(shape: tuple[int, ...], dtype: Any) -> jax.ShapeDtypeStruct:
+        spec = P(BATCH_AXES, *([None] * (len(shape) - 1)))
+        return jax.ShapeDtypeStruct(shape, dtype, sharding=NamedSharding(mesh, spec))
+
+    i32, f32 = jnp.int32, jnp.float32
+    batch = {"prefix_tokens": arr((groups, prefix), i32), "prefix_mask": arr((groups, prefix), i32),
+             **{k: arr((groups, size, suffix), i32)
+                for k in ("tokens", "attention_mask", "positions")},
+             "target_index": arr((groups, size, targets), i32),
+             "loss_mask": arr((groups, size, targets), i32),
+             "old_logp": arr((groups, size, targets), f32),
+             "advantages": arr((groups, size), f32)}
+    if with_ref:
+        batch["ref_logp"] = arr((groups, size, targets), f32)
+    return batch
+
+
+def _compile(step: Callable, params: Any, opt_state: Any, batch: dict, mesh: Any,
+             param_sh: Any, opt_sh: Any) -> tuple[Any, float, dict[str, int]]:
+    """(compiled step, seconds, per-device memory from its analysis)."""
+    rep = NamedSharding(mesh, P())
+    jitted = jax.jit(step, in_shardings=(param_sh, opt_sh, {k: v.sharding for k, v in
+                                                            batch.items()}),
+                     out_shardings=(param_sh, opt_sh, rep), donate_argnums=(0, 1))
+    start = time.perf_counter()
+    with jax.set_mesh(mesh):  # the context mesh, for sharding constraints inside the model
+        compiled = jitted.lower(params, opt_state, batch).compile()
+    seconds = time.perf_counter() - start
+    stats = compiled.memory_analysis()
+    memory = {k: int(getattr(stats, f"{k}_size_in_bytes")) for k in
+              ("argument", "output", "alias", "temp", "generated_code")}
+    memory["total"] = (memory["argument"] + memory["output"] - memory["alias"] + memory["temp"]
+                       + memory["generated_code"])
+    return compiled, seconds, memory
+
+
 def compile_plan(config: Any, plan: Plan) -> PlanResult:
     """Lower and compile the train step for `plan` on virtual CPU devices; allocates nothing."""
     cpus = jax.devices("cpu")
@@ -179,19 +255,19 @@ def compile_plan(config: Any, plan: Plan) -> PlanResult:
     param_sh = tree_shardings(params, mesh)
     opt_sh = opt_state_shardings(optimizer, opt_state, param_sh, mesh)
     batch = _batch(rows, seq, targets, lc.kl_coef > 0, mesh)
-    rep = NamedSharding(mesh, P())
-    jitted = jax.jit(step, in_shardings=(param_sh, opt_sh, {k: v.sharding for k, v in
-                                                            batch.items()}),
-                     out_shardings=(param_sh, opt_sh, rep), donate_argnums=(0, 1))
-    start = time.perf_counter()
-    with jax.set_mesh(mesh):  # the context mesh, for sharding constraints inside the model
-        compiled = jitted.lower(params, opt_state, batch).compile()
-    seconds = time.perf_counter() - start
-    stats = compiled.memory_analysis()
-    memory = {k: int(getattr(stats, f"{k}_size_in_bytes")) for k in
-              ("argument", "output", "alias", "temp", "generated_code")}
-    memory["total"] = (memory["argument"] + memory["output"] - memory["alias"] + memory["temp"]
-                       + memory["generated_code"])
+    compiled, seconds, memory = _compile(step, params, opt_state, batch, mesh, param_sh, opt_sh)
+    shared = None
+    if config.rollout.group_size > 1:
+        groups, size, prefix, suffix, s_micro = shared_geometry(config, shape)
+        s_targets = min(head_targets(config), suffix)
+        s_step = make_train_step(graphdef, optimizer, loss_cfg, micro_batches=s_micro,
+                                 chunk_size=config.model.logprob_chunk,
+                                 temperature=config.rollout.temperature, shared_prefix=True,
+                                 group_chunks=groups // (shape["data"] * shape["fsdp"]))
+        s_batch = _packed_batch(groups, size, prefix, suffix, s_targets, lc.kl_coef > 0, mesh)
+        s_memory = _compile(s_step, params, opt_state, s_batch, mesh, param_sh, opt_sh)[2]
+        shared = SharedPlan(groups, size, prefix, suffix, s_micro, s_memory,
+                            shared_step_flops(cfg, groups, size, prefix, suffix, s_targets))
     params_b = sharded_bytes(params, param_sh)
     adam = sharded_bytes(opt_state, opt_sh)
     reference = sharded_bytes(params, param_sh, cfg.dtype) if lc.kl_coef > 0 else 0
@@ -201,7 +277,7 @@ def compile_plan(config: Any, plan: Plan) -> PlanResult:
     flops = step_flops(cfg, rows, seq, targets, iterations=1)
     return PlanResult(plan, shape, rows, seq, targets, micro, seconds, memory, params_b, adam,
                       reference, kv_full // tensor, config.rollout.max_concurrent_episodes,
-                      compiled_collective_bytes(compiled), flops)
+                      compiled_collective_bytes(compiled), flops, shared)
 
 
 def _gb(x: float) -> str:
@@ -260,6 +336,19 @@ def format_plan(res: PlanResult, cfg: ModelConfig) -> str:
         f"   model FLOPs per step {res.flops / 1e15:.1f} PFLOP (forward + backward, no "
         f"recompute): {_at_peak(res)} per device",
     ]
+    if res.shared is not None:
+        sp = res.shared
+        total = sp.memory["total"] + res.reference
+        lines += [
+            f"   shared-prefix layout (train.shared_prefix): {sp.groups} groups x "
+            f"{sp.group_size}, prefix {sp.prefix_len} + suffixes {sp.suffix_len} tokens, "
+            f"one group per data shard at a time, its prefix once, {sp.micro_batches} "
+            f"micro-batches of {sp.group_size // sp.micro_batches} suffixes",
+            _row("temporaries", sp.memory["temp"]),
+            _row("step total", sp.memory["total"]),
+            f"   shared-prefix train: step total + reference = {total / GB:.2f} GB -> "
+            f"{_verdict(total, budget)}; model FLOPs {sp.flops / 1e15:.1f} PFLOP "
+            f"({res.flops / sp.flops:.2f}x fewer)"]
     if res.comm.get("unknown_trip_loops"):
         lines.append(f"   note: {res.comm['unknown_trip_loops']} loop(s) without a known trip "
                      "count were counted once")

@@ -29,8 +29,8 @@ from prove_jax.models.logprobs import token_logprobs
 from prove_jax.rl.losses import LossConfig, grpo_loss, grpo_token_loss
 from prove_jax.sharding import constrain_batch
 
-__all__ = ["OBJECTIVES", "MicroLoss", "grpo_objective", "prediction_states",
-           "sequence_logprobs", "sft_objective"]
+__all__ = ["OBJECTIVES", "MicroLoss", "grpo_objective", "grpo_terms", "head_pass",
+           "prediction_states", "sequence_logprobs", "sft_objective"]
 
 Batch = dict[str, jax.Array]
 MicroLoss = Callable[[Any, Batch, tuple[jax.Array, jax.Array]], tuple[jax.Array, dict]]
@@ -75,20 +75,53 @@ def _aligned(mb: Batch, key: str) -> jax.Array:
 def _head_pass(model: Decoder, mb: Batch, token_loss: Callable, consts: tuple,
                temperature: float, chunk_size: int, fused: bool
                ) -> tuple[jax.Array | None, jax.Array, jax.Array]:
-    """(loss or None, log-probs, entropies) of the micro-batch's predictions. Fused: the loss
-    Σ token_loss(logp, *consts) carries the gradient, log-probs and entropies none. Unfused:
-    no loss (the caller forms it from the differentiable log-probs)."""
-    index = mb.get("target_index")
-    if not fused:
-        logp, entropy = sequence_logprobs(model, mb["tokens"], mb["attention_mask"],
-                                          chunk_size, with_entropy=True,
-                                          temperature=temperature, target_index=index)
-        return None, logp, entropy
-    hidden, targets = prediction_states(model, mb["tokens"], mb["attention_mask"], index)
+    """(loss or None, log-probs, entropies) of the micro-batch's predictions (`head_pass`)."""
+    hidden, targets = prediction_states(model, mb["tokens"], mb["attention_mask"],
+                                        mb.get("target_index"))
+    return head_pass(model, hidden, targets, token_loss, consts, temperature, chunk_size, fused)
+
+
+def head_pass(model: Decoder, hidden: jax.Array, targets: jax.Array, token_loss: Callable,
+              consts: tuple, temperature: float, chunk_size: int, fused: bool
+              ) -> tuple[jax.Array | None, jax.Array, jax.Array]:
+    """(loss or None, log-probs, entropies) of the predictions hidden [B, R, D] -> targets
+    [B, R]. Fused: the loss Σ token_loss(logp, *consts) carries the gradient, log-probs and
+    entropies none. Unfused: no loss (the caller forms it from the differentiable log-probs)."""
     cfg = model.cfg
+    if not fused:
+        logp, entropy = token_logprobs(hidden, model.head_matrix(), targets,
+                                       logits_scaling=cfg.logits_scaling, chunk_size=chunk_size,
+                                       dtype=cfg.dtype, with_entropy=True,
+                                       temperature=temperature)
+        return None, logp, entropy
     return fused_head_objective(hidden, model.head_matrix(), targets, token_loss, consts,
                                 logits_scaling=cfg.logits_scaling, temperature=temperature,
                                 chunk_size=chunk_size, dtype=cfg.dtype)
+
+
+def grpo_terms(model: Decoder, hidden: jax.Array, targets: jax.Array, mb: Batch,
+               weights: tuple, loss_cfg: LossConfig, *, chunk_size: int, temperature: float,
+               fused_head: bool) -> tuple[jax.Array, dict]:
+    """(loss, metrics) of `grpo_loss` for the predictions hidden [B, R, D] -> targets [B, R];
+    mb holds the per-prediction loss_mask, old_logp (ref_logp) [B, R] and advantages [B]."""
+    mask = mb["loss_mask"].astype(jnp.float32)
+    old, ref = mb["old_logp"], mb.get("ref_logp")
+    adv = jnp.broadcast_to(mb["advantages"].astype(jnp.float32)[:, None], mask.shape)
+
+    def token_loss(logp: jax.Array, old: jax.Array, adv: jax.Array, w: jax.Array,
+                   *ref: jax.Array) -> jax.Array:
+        return grpo_token_loss(logp, old, adv, w, loss_cfg, ref[0] if ref else None)
+
+    consts = (old, adv, weights[0]) + (() if ref is None else (ref,))
+    loss, logp, entropy = head_pass(model, hidden, targets, token_loss, consts, temperature,
+                                    chunk_size, fused_head)
+    # Metrics (and, unfused, the loss itself) from `grpo_loss`; fused, its log-probs are
+    # stop-gradient and the fused loss carries the gradient.
+    lp = logp if loss is None else jax.lax.stop_gradient(logp)
+    value, metrics = grpo_loss(lp, old, mb["advantages"], mask, loss_cfg, ref, weights)
+    metrics["loss"] = value if loss is None else loss
+    metrics["entropy"] = jnp.sum(jax.lax.stop_gradient(entropy) * weights[1])
+    return metrics["loss"], metrics
 
 
 def grpo_objective(graphdef: Any, loss_cfg: LossConfig, *, chunk_size: int,
@@ -99,25 +132,14 @@ def grpo_objective(graphdef: Any, loss_cfg: LossConfig, *, chunk_size: int,
 
     def micro_loss(params: Any, mb: Batch, weights: tuple) -> tuple[jax.Array, dict]:
         model = nnx.merge(graphdef, params)
-        mask = _aligned(mb, "loss_mask").astype(jnp.float32)
-        old = _aligned(mb, "old_logp")
-        ref = _aligned(mb, "ref_logp") if "ref_logp" in mb else None
-        adv = jnp.broadcast_to(mb["advantages"].astype(jnp.float32)[:, None], mask.shape)
-
-        def token_loss(logp: jax.Array, old: jax.Array, adv: jax.Array, w: jax.Array,
-                       *ref: jax.Array) -> jax.Array:
-            return grpo_token_loss(logp, old, adv, w, loss_cfg, ref[0] if ref else None)
-
-        consts = (old, adv, weights[0]) + (() if ref is None else (ref,))
-        loss, logp, entropy = _head_pass(model, mb, token_loss, consts, temperature,
-                                         chunk_size, fused_head)
-        # Metrics (and, unfused, the loss itself) from `grpo_loss`; fused, its log-probs are
-        # stop-gradient and the fused loss carries the gradient.
-        lp = logp if loss is None else jax.lax.stop_gradient(logp)
-        value, metrics = grpo_loss(lp, old, mb["advantages"], mask, loss_cfg, ref, weights)
-        metrics["loss"] = value if loss is None else loss
-        metrics["entropy"] = jnp.sum(jax.lax.stop_gradient(entropy) * weights[1])
-        return metrics["loss"], metrics
+        hidden, targets = prediction_states(model, mb["tokens"], mb["attention_mask"],
+                                            mb.get("target_index"))
+        per_prediction = {k: _aligned(mb, k) for k in ("loss_mask", "old_logp", "ref_logp")
+                          if k in mb}
+        return grpo_terms(model, hidden, targets, {**per_prediction,
+                                                   "advantages": mb["advantages"]},
+                          weights, loss_cfg, chunk_size=chunk_size, temperature=temperature,
+                          fused_head=fused_head)
 
     return micro_loss
 

@@ -18,6 +18,9 @@ Three parts, one purpose each:
                gradient are finite: otherwise parameters and optimizer state (Adam's moments
                and update count, hence the schedule) stay exactly as they were.
 Metrics say which: `skipped_nonfinite` and `nothing_to_learn` are 1.0 when no update was kept.
+
+`shared_prefix`: the batch is group-packed (`prove_jax.rl.group_batch`: each group's prompt
+once, [N, G, ...] suffix arrays) and `prove_jax.rl.shared_prefix` accumulates it; GRPO only.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import optax
 
 from prove_jax.rl.losses import LossConfig, token_weights
 from prove_jax.rl.objectives import OBJECTIVES, MicroLoss, grpo_objective, sft_objective
+from prove_jax.rl.shared_prefix import PACKED_KEYS, accumulate_shared, shared_grpo_objective
 
 __all__ = ["jit_train_step", "make_train_step", "opt_state_shardings"]
 
@@ -69,6 +73,14 @@ def accumulate(micro_loss: MicroLoss, params: Any, batch: Batch, weights: tuple,
     return grads, metrics
 
 
+def loss_weights(mask: jax.Array, loss_cfg: LossConfig) -> tuple[jax.Array, jax.Array]:
+    """(loss weights, token-mean weights) over the whole batch; a packed [N, G, R] mask is
+    weighed as its N·G rows (the unpacked batch's)."""
+    rows = mask.reshape(-1, mask.shape[-1])
+    return (token_weights(rows, loss_cfg.aggregation, loss_cfg.norm_length).reshape(mask.shape),
+            token_weights(rows, "token-mean").reshape(mask.shape))
+
+
 def learnable(batch: Batch, objective: str, loss_cfg: LossConfig) -> jax.Array:
     """Whether the batch has anything to teach: a policy token, and for GRPO without a KL term
     a row with tokens and a non-zero advantage (else the gradient is exactly 0, and AdamW would
@@ -90,17 +102,25 @@ def apply_update(optimizer: optax.GradientTransformation, params: Any, opt_state
 
 def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss_cfg: LossConfig,
                     *, micro_batches: int = 1, chunk_size: int = 1024, temperature: float = 1.0,
-                    objective: str = "grpo", fused_head: bool = True) -> Step:
+                    objective: str = "grpo", fused_head: bool = True,
+                    shared_prefix: bool = False, group_chunks: int = 1) -> Step:
     """step(params, opt_state, batch) -> (params, opt_state, metrics); jit it with shardings
     (see `jit_train_step`) or plainly. `objective`: "grpo" (log-probs at the sampler's
-    `temperature`) or "sft"; see `prove_jax.rl.objectives`."""
+    `temperature`) or "sft"; see `prove_jax.rl.objectives`. `shared_prefix`: the batch is
+    group-packed, `micro_batches` splits each group's suffixes and `group_chunks` the groups
+    (`prove_jax.rl.shared_prefix.accumulate_shared`)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown training objective {objective!r}; known: {sorted(OBJECTIVES)}")
-    micro_loss = (sft_objective(graphdef, chunk_size=chunk_size, fused_head=fused_head)
-                  if objective == "sft" else
-                  grpo_objective(graphdef, loss_cfg, chunk_size=chunk_size,
-                                 temperature=temperature, fused_head=fused_head))
-    required = OBJECTIVES[objective]
+    if shared_prefix and objective != "grpo":
+        raise ValueError(f"shared_prefix packs GRPO groups; objective {objective!r} has none")
+    kwargs = dict(chunk_size=chunk_size, fused_head=fused_head)
+    if objective == "sft":
+        micro_loss = sft_objective(graphdef, **kwargs)
+    elif shared_prefix:
+        micro_loss = shared_grpo_objective(graphdef, loss_cfg, temperature=temperature, **kwargs)
+    else:
+        micro_loss = grpo_objective(graphdef, loss_cfg, temperature=temperature, **kwargs)
+    required = OBJECTIVES[objective] + (PACKED_KEYS if shared_prefix else ())
     needs_ref = objective == "grpo" and loss_cfg.kl_coef > 0
 
     def step(params: Any, opt_state: Any, batch: Batch) -> tuple[Any, Any, dict[str, jax.Array]]:
@@ -110,9 +130,12 @@ def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss
         if needs_ref and "ref_logp" not in batch:
             raise ValueError("kl_coef > 0: the batch needs ref_logp")
         mask = _policy_mask(batch)
-        weights = (token_weights(mask, loss_cfg.aggregation, loss_cfg.norm_length),
-                   token_weights(mask, "token-mean"))
-        grads, metrics = accumulate(micro_loss, params, batch, weights, micro_batches)
+        weights = loss_weights(mask, loss_cfg)
+        if shared_prefix:
+            grads, metrics = accumulate_shared(micro_loss, graphdef, params, batch, weights,
+                                               micro_batches, group_chunks)
+        else:
+            grads, metrics = accumulate(micro_loss, params, batch, weights, micro_batches)
         grad_norm = optax.tree.norm(grads)  # before clipping (the optimizer clips)
         finite = jnp.isfinite(metrics["loss"]) & jnp.isfinite(grad_norm)
         has_signal = learnable(batch, objective, loss_cfg)

@@ -17,7 +17,7 @@ from flax import nnx
 
 from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.rl.batch import micro_batching
-from prove_jax.rl.flops import device_peak, mfu, step_flops
+from prove_jax.rl.flops import device_peak, mfu, shared_step_flops, step_flops
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter
 from prove_jax.rl.train_step import jit_train_step, make_train_step
@@ -32,18 +32,33 @@ class Trainer:
                  temperature: float = 1.0, seed: int = 0,
                  writer: MetricsWriter | None = None,
                  checkpointer: TrainCheckpointer | None = None,
-                 on_step: Callable[[int, dict], None] | None = None):
+                 on_step: Callable[[int, dict], None] | None = None,
+                 shared_prefix: bool = False, group_size: int = 1):
         self.steps, self.model, self.mesh, self.loss = steps, model, mesh, loss
         self.loader, self.seed = loader, seed
         self.writer, self.checkpointer, self.on_step = writer, checkpointer, on_step
         dp = mesh.shape["data"] * mesh.shape["fsdp"]
-        self.micro_batches, _ = micro_batching(rows, dp, micro_batches)
-        self.rows_multiple = dp * self.micro_batches
+        if shared_prefix:
+            # group-packed batches: whole groups per data shard (their count a multiple of
+            # the shards); micro-batches split each group's suffixes (default: one each)
+            self.micro_batches = micro_batches or group_size
+            if group_size % self.micro_batches:
+                raise ValueError(f"train.micro_batches={micro_batches} must divide "
+                                 f"rollout.group_size={group_size} with train.shared_prefix "
+                                 "(micro-batches split each group's rollouts)")
+            self.rows_multiple = dp
+            # one group per data shard at a time: a micro-batch holds one prompt per shard
+            group_chunks = -(-rows // group_size // dp)
+        else:
+            self.micro_batches, _ = micro_batching(rows, dp, micro_batches)
+            self.rows_multiple = dp * self.micro_batches
+            group_chunks = 1
         self.graphdef, self.params = nnx.split(model, nnx.Param)
         self.opt_state = optimizer.init(self.params)
         step_fn = make_train_step(self.graphdef, optimizer, loss, micro_batches=self.micro_batches,
                                   chunk_size=chunk_size, temperature=temperature,
-                                  objective=objective)
+                                  objective=objective, shared_prefix=shared_prefix,
+                                  group_chunks=group_chunks)
         self._step = jit_train_step(step_fn, self.params, self.opt_state, mesh,
                                     optimizer)
         self.step = 0
@@ -56,10 +71,16 @@ class Trainer:
         train-step time (a step that compiled includes its compile): model FLOPs
         (`prove_jax.rl.flops`: forward + backward, the compact head on the sampled positions
         only), real (unpadded) tokens per second per device, and MFU against `peak_label`."""
-        rows, seq = batch["tokens"].shape
-        targets = batch["target_index"].shape[1] if "target_index" in batch else seq - 1
         devices = self.mesh.devices.size
-        flops = step_flops(self.model.cfg, rows, seq, targets, iterations=iterations)
+        if "prefix_tokens" in batch:  # group-packed: each prefix once
+            groups, size, suffix = batch["tokens"].shape
+            flops = shared_step_flops(self.model.cfg, groups, size,
+                                      batch["prefix_tokens"].shape[1], suffix,
+                                      batch["target_index"].shape[-1], iterations=iterations)
+        else:
+            rows, seq = batch["tokens"].shape
+            targets = batch["target_index"].shape[1] if "target_index" in batch else seq - 1
+            flops = step_flops(self.model.cfg, rows, seq, targets, iterations=iterations)
         return {"model_flops": flops,
                 "train_tokens_per_s_per_device": real_tokens * iterations
                 / max(seconds, 1e-9) / devices,

@@ -1,11 +1,13 @@
 """Compile the GRPO train step (and the reference log-probs) on one mesh, in a process of its
 own, so that XLA's log of this compile is the only one on stderr.
 
-    python -m tests.rl.compile_worker --mesh 2,2,2 --shape tiny [--kl] [--sft] [--micro 2]
+    python -m tests.rl.compile_worker --mesh 2,2,2 --shape tiny [--kl] [--sft] [--shared]
 
 Compiles what a training step runs: the reference log-probs (--kl), the GRPO step on a compact
-batch (fused head over the sampled positions, attention in query blocks, layers scanned) and,
-with --sft, the SFT step. Prints one line `compiled <what>` per executable. The caller reads
+batch (fused head over the sampled positions, attention in query blocks, layers scanned),
+with --sft the SFT step, and with --shared the shared-prefix step (and its reference pass) on
+a group-packed batch of the same tokens: one group of 4 per data shard, the first 3/4 of the
+sequence its prompt. Prints one line `compiled <what>` per executable. The caller reads
 stderr for XLA's SPMD warnings (`Involuntary full rematerialization`), which name a sharding
 XLA could not reach and so replicated an activation instead.
 """
@@ -30,6 +32,7 @@ def main() -> None:
     parser.add_argument("--kl", action="store_true", help="with the reference model's KL")
     parser.add_argument("--sft", action="store_true", help="also the SFT step")
     parser.add_argument("--micro", type=int, default=0, help="micro-batches (0: the trainer's)")
+    parser.add_argument("--shared", action="store_true", help="also the shared-prefix step")
     parser.add_argument("--remat", default="none", help="model remat policy")
     parser.add_argument("--attn-chunk", type=int, default=256, help="attention query block")
     args = parser.parse_args()
@@ -90,6 +93,43 @@ def main() -> None:
         keys = ("tokens", "attention_mask", "target_index", "loss_mask")
         _, _, metrics = run_sft(params, opt_state, {k: jnp.asarray(batch[k]) for k in keys})
         print(f"compiled sft_step loss={float(metrics['loss']):.4f}", flush=True)
+    if args.shared:
+        _shared(args, graphdef, opt, loss, mesh, params, opt_state, seq, targets, cfg.vocab_size)
+
+
+def _shared(args, graphdef, opt, loss, mesh, params, opt_state, seq, targets, vocab) -> None:
+    """The shared-prefix step (and reference pass) on a packed batch: one group per shard."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    from prove_jax.rl.reference import ReferenceLogprobs
+    from prove_jax.rl.train_step import jit_train_step, make_train_step
+
+    data, fsdp, _ = (int(x) for x in args.mesh.split(","))
+    groups, size, prefix = data * fsdp, 4, seq * 3 // 4
+    suffix = seq - prefix
+    rng = np.random.default_rng(1)
+    batch = {"prefix_tokens": rng.integers(3, vocab, (groups, prefix)).astype(np.int32),
+             "prefix_mask": np.ones((groups, prefix), np.int32),
+             "tokens": rng.integers(3, vocab, (groups, size, suffix)).astype(np.int32),
+             "attention_mask": np.ones((groups, size, suffix), np.int32),
+             "positions": np.broadcast_to(prefix + np.arange(suffix), (groups, size, suffix)
+                                          ).astype(np.int32),
+             "target_index": np.sort(rng.integers(0, suffix, (groups, size, targets)),
+                                     axis=-1).astype(np.int32),
+             "loss_mask": np.ones((groups, size, targets), np.int32),
+             "old_logp": np.full((groups, size, targets), -3.0, np.float32),
+             "advantages": rng.normal(size=(groups, size)).astype(np.float32)}
+    micro = 2
+    if args.kl:
+        ref = ReferenceLogprobs(graphdef, params, mesh, 64, micro)
+        batch["ref_logp"] = np.asarray(ref.packed(batch))
+        print("compiled shared_reference", flush=True)
+    step = make_train_step(graphdef, opt, loss, micro_batches=micro, chunk_size=64,
+                           shared_prefix=True)
+    run = jit_train_step(step, params, opt_state, mesh, opt)
+    _, _, metrics = run(params, opt_state, {k: jnp.asarray(v) for k, v in batch.items()})
+    print(f"compiled shared_step loss={float(metrics['loss']):.4f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FALLBACK = "Involuntary full rematerialization"
 
 # (shape, mesh data,fsdp,tensor, extra worker flags): the demo's mesh with the reference pass
-# and the SFT step; fsdp 4 x tensor 2; data 4 x fsdp 2 at the mid shape with full remat, as
-# the real configs train.
+# and the SFT step; fsdp 4 x tensor 2, with the shared-prefix step and its reference pass too;
+# data 4 x fsdp 2 at the mid shape with full remat, as the real configs train.
 CASES = [("tiny", "2,2,2", ["--kl", "--sft"]),
-         ("tiny", "1,4,2", ["--kl"]),
+         ("tiny", "1,4,2", ["--kl", "--shared"]),
          ("mid", "4,2,1", ["--kl", "--remat", "full"])]
 
 
@@ -47,7 +47,8 @@ def test_no_fallback_resharding(compiled, case):
     assert proc.returncode == 0, proc.stderr[-3000:]
     # every executable was compiled (a worker that stopped early would warn about nothing)
     expected = ({"train_step"} | ({"reference"} if "--kl" in case[2] else set())
-                | ({"sft_step"} if "--sft" in case[2] else set()))
+                | ({"sft_step"} if "--sft" in case[2] else set())
+                | ({"shared_step", "shared_reference"} if "--shared" in case[2] else set()))
     done = {line.split()[1] for line in proc.stdout.splitlines() if line.startswith("compiled")}
     assert done == expected
     warnings = [line for line in proc.stderr.splitlines() if FALLBACK in line]

@@ -149,3 +149,25 @@ def test_mfu_arithmetic():
     assert math.isnan(mfu(1e15, 1.0, 4, math.nan))
     assert math.isnan(mfu(1e15, 0.0, 4, 1e15))
     assert math.isnan(mfu(1e15, -1.0, 4, 1e15))
+
+
+def test_shared_prefix_flops_count_the_prefix_once():
+    from prove_jax.rl.flops import layer_forward_flops, shared_step_flops
+
+    groups, size, prefix, suffix, targets = 3, 4, 40, 17, 8
+    # no prefix: exactly the unpacked rows of the suffixes
+    assert shared_step_flops(TINY, groups, size, 0, suffix, targets) == step_flops(
+        TINY, groups * size, suffix, targets)
+    # a prefix adds its own forward once per group, and its keys to every suffix query
+    extra = shared_step_flops(TINY, groups, size, prefix, suffix, targets) - shared_step_flops(
+        TINY, groups, size, 0, suffix, targets)
+    attention_per_key = layer_forward_flops(TINY, 1, 1) - layer_forward_flops(TINY, 1, 0)
+    expect = 3 * groups * TINY.num_layers * (
+        layer_forward_flops(TINY, prefix, prefix) + size * (suffix - 1) * prefix
+        * attention_per_key)
+    assert extra == pytest.approx(expect)
+    # and costs less than the unpacked rows, which repeat the prefix
+    unpacked = step_flops(TINY, groups * size, prefix + suffix, targets)
+    assert shared_step_flops(TINY, groups, size, prefix, suffix, targets) < unpacked
+    with pytest.raises(ValueError, match="suffix_len"):
+        shared_step_flops(TINY, 1, 1, 4, 1, 1)

@@ -128,3 +128,24 @@ def test_optimizer_state_sharding_tells_same_shaped_params_apart():
     mu = ours[1][0].mu  # chain(clip, adamw): adamw is chain(scale_by_adam, ...)
     assert mu["layers"]["attn"]["q_proj"]["kernel"].spec == P(None, "tensor", "fsdp")
     assert mu["layers"]["attn"]["o_proj"]["kernel"].spec == P(None, "fsdp", "tensor")
+
+
+def test_tiny_plan_compiles_the_shared_prefix_layout_too(tiny_plan):
+    res, text = tiny_plan
+    sp = res.shared
+    assert "shared-prefix layout (train.shared_prefix)" in text
+    # 2 prompts per step pad to one whole group per data shard (4), each of 4 rollouts, the
+    # prompt (96 -> 128) stored once per group, responses 32 -> 64, one rollout per micro-batch
+    assert (sp.groups, sp.group_size, sp.prefix_len, sp.suffix_len, sp.micro_batches) == (
+        4, 4, 128, 64, 4)
+    assert sp.memory["total"] > 0 and sp.memory["temp"] > 0
+    assert sp.memory["alias"] == pytest.approx(res.params + res.adam, rel=0.05)
+
+
+def test_shared_geometry_refuses_micro_batches_that_do_not_split_a_group():
+    from prove_jax.rl.memory_plan import shared_geometry
+
+    c = _config()
+    c.train.micro_batches = 3
+    with pytest.raises(ValueError, match=r"must divide rollout\.group_size=4"):
+        shared_geometry(c, {"data": 2, "fsdp": 2, "tensor": 2})
