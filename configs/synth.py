@@ -31,7 +31,7 @@ def get_config() -> ConfigDict:
     c.distractors = ConfigDict(dict(p=0.4, min_tools=3, max_tools=8))
     c.p_enum_strip = 0.3
     c.p_unsatisfiable = 0.05
-    c.p_missing_function = 0.1  # hide a needed tool (abstention when it is the first)
+    c.p_missing_function = 0.07  # hide a needed tool (abstention when it is the first)
     c.chain = ConfigDict(dict(min_len=2, max_len=5, p_cross_server=0.85, p_optional_arg=0.25,
                               max_retries=3, max_regenerate=3))
     c.kind_mix = ConfigDict(dict(normal=0.806, clarification=0.111, abstention=0.083))
