@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.train_step import GB, RESULT_TAG, finish, rss_bytes, time_steps
+from benchmarks.train_step import GB, RESULT_TAG, finish, rss_bytes, time_train_step
 
 LAYOUTS = ("standard", "shared")
 
@@ -111,17 +111,10 @@ def run_layout(args: argparse.Namespace) -> None:
                    donate_argnums=(0, 1))
     # the step-1 gradient, for the comparison: params are kept (a copy) before donation
     first = jax.tree.map(jnp.copy, params)
-    state = {"params": params, "opt": jax.device_put(opt.init(params), jax.devices()[0])}
+    # the trained copies are freed when it returns, before the gradient pass
+    result = time_train_step(step, params, opt, batch, args.warmup, args.steps)
     del params
-
-    def one_step() -> float:
-        state["params"], state["opt"], metrics = step(state["params"], state["opt"], batch)
-        jax.block_until_ready((state["params"], state["opt"], metrics))
-        return float(metrics["grad_norm"])
-
-    result = time_steps(one_step, args.warmup, args.steps)
     result["peak_step_gb"] = rss_bytes("VmHWM") / GB
-    state.clear()  # free the trained copies before the gradient pass
     grads = _gradient(graphdef, first, batch, args.chunk, shared, accumulate)
     np.savez(Path(args.out) / f"{args.layout}.npz",
              **{str(i): np.asarray(g) for i, g in enumerate(jax.tree.leaves(grads))})

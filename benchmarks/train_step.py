@@ -49,6 +49,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -76,6 +77,25 @@ def make_batch(batch: int, seq: int, vocab: int, seed: int = 0) -> dict[str, np.
             "attention_mask": np.ones((batch, seq), np.int32),
             "loss_mask": loss_mask,
             "advantages": rng.normal(size=batch).astype(np.float32)}
+
+
+def time_train_step(step: Callable, params: Any, opt: Any, batch: dict, warmup: int,
+                    steps: int) -> dict:
+    """`time_steps` over a jitted train step that donates its parameters and optimizer state:
+    each call's outputs are the next call's inputs (the caller's `params` are consumed)."""
+    import jax  # in the side process only, like the rest of the JAX side
+
+    # Committed to the device like the step's outputs: opt.init's uncommitted scalars would
+    # otherwise make the second call compile again (a different argument sharding).
+    state = {"params": params, "opt": jax.device_put(opt.init(params), jax.devices()[0])}
+    del params
+
+    def one_step() -> float:
+        state["params"], state["opt"], metrics = step(state["params"], state["opt"], batch)
+        jax.block_until_ready((state["params"], state["opt"], metrics))
+        return float(metrics["grad_norm"])
+
+    return time_steps(one_step, warmup, steps)
 
 
 def time_steps(run_step: Callable[[], float], warmup: int, steps: int) -> dict:
@@ -147,17 +167,7 @@ def run_ours(args: argparse.Namespace) -> None:
     step = jax.jit(make_train_step(graphdef, opt, LossConfig(kl_coef=0.0), micro_batches=1,
                                    chunk_size=args.chunk, fused_head=args.fused),
                    donate_argnums=(0, 1))
-    # Committed to the device like the step's outputs: opt.init's uncommitted scalars would
-    # otherwise make the second call compile again (a different argument sharding).
-    state = {"params": params, "opt": jax.device_put(opt.init(params), jax.devices()[0])}
-    del params
-
-    def one_step() -> float:
-        state["params"], state["opt"], metrics = step(state["params"], state["opt"], batch)
-        jax.block_until_ready((state["params"], state["opt"], metrics))
-        return float(metrics["grad_norm"])
-
-    result = time_steps(one_step, args.warmup, args.steps)
+    result = time_train_step(step, params, opt, batch, args.warmup, args.steps)
     result["desc"] = (f"jax {jax.__version__}, remat={args.remat}, chunk={args.chunk}, "
                       f"attn_chunk={args.attn_chunk}, "
                       f"{'compact' if args.compact else 'token-aligned'} batch, "

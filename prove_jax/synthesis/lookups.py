@@ -11,7 +11,6 @@ explicit edge to the call that uses the id."""
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,13 +20,12 @@ from prove_jax.synthesis.generators import QUERY_LIKE, check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import key_of, naming, out_fields, walk_records
+from servers.core.ids import SEALED
 
 __all__ = ["add_lookups", "lookup_tools", "user_holds"]
 
 Call = Callable[[ToolNode, dict], Any]  # async: (node, args) -> CallResult
 
-# Sealed ids (servers/core/ids.py): a prefix, then six characters of no meaning to a person.
-_SEALED = re.compile(r"^[a-z][a-z0-9]*_[a-z][a-z2-9]{5}$")
 # Opaque ids a user still holds, from a receipt or a confirmation: orders, bookings,
 # reservations.
 HELD_PREFIXES = ("ord_", "bk_", "res_")
@@ -37,7 +35,7 @@ def user_holds(value: str) -> bool:
     """Would a user know this id or have it at hand? Yes for every id a person can read
     ('WEB-6', a path, a ticker, a flight number) and for order or booking numbers; no for
     the server's internal record ids."""
-    return not _SEALED.match(value) or value.startswith(HELD_PREFIXES)
+    return not SEALED.match(value) or value.startswith(HELD_PREFIXES)
 
 
 def _lists_records_of(node: ToolNode, kind: str) -> bool:
@@ -51,8 +49,8 @@ def _lists_records_of(node: ToolNode, kind: str) -> bool:
 
 
 def lookup_tools(graph: ToolGraph, server: str, kind: str) -> list[tuple[ToolNode, str | None]]:
-    """(tool, its query argument or None) for read tools of `server` that list `kind`; those
-    that list the records themselves first."""
+    """(tool, its query argument or None) for read tools of `server` that list `kind`, by
+    name."""
     out = []
     for node in sorted(graph.tools_of(server), key=lambda n: n.name):
         if not node.read_only:
@@ -63,7 +61,7 @@ def lookup_tools(graph: ToolGraph, server: str, kind: str) -> list[tuple[ToolNod
             out.append((node, None))
         elif len(node.required) == 1 and node.required[0] in QUERY_LIKE:
             out.append((node, node.required[0]))
-    return sorted(out, key=lambda t: not _lists_records_of(t[0], kind))
+    return out
 
 
 def _match(payload: Any, kind: str, key: str, label: tuple[str, str]) -> tuple[dict, list] | None:
@@ -114,9 +112,10 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
                                  len(siblings), siblings)
             continue
         tools = lookup_tools(graph, node.server, f.kind)
-        candidates = sorted(tools, key=lambda t: t[0].name)
+        candidates = list(tools)  # by name, before the shuffle
+        # those that list the records themselves are tried first
         primary = [t for t in tools if _lists_records_of(t[0], f.kind)]
-        others = tools[len(primary):]
+        others = [t for t in tools if t not in primary]
         rng.shuffle(primary)
         rng.shuffle(others)
         tools = primary + others

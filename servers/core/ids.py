@@ -25,6 +25,8 @@ LETTERS = "abcdefghjkmnpqrstuvwxyz"
 ALPHABET = LETTERS + "23456789"
 BODY_LEN = 6  # 23 * 31^5, about 6.6e8 values: no collision among a world's thousands of ids
 POSITIONAL = re.compile(r"^([a-z][a-z0-9]*)_(\d+)$")
+# what `opaque` makes of a positional id: its prefix, then BODY_LEN characters of no meaning
+SEALED = re.compile(rf"^[a-z][a-z0-9]*_[{LETTERS}][{ALPHABET}]{{{BODY_LEN - 1}}}$")
 
 
 def opaque(salt: str | int, name: str) -> str:
