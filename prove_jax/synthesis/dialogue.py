@@ -18,7 +18,14 @@ from typing import Any
 
 from prove_jax.synthesis.graph import ToolNode
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
-from prove_jax.synthesis.schemas import describe, key_of, naming, schema_types, walk_records
+from prove_jax.synthesis.schemas import (
+    describe,
+    entity_kind,
+    key_of,
+    naming,
+    schema_types,
+    walk_records,
+)
 
 __all__ = ["ArgSpec", "DialogueSpec", "Shaped", "StepSpec", "TurnSpec", "foreign_spec",
            "shape"]
@@ -105,12 +112,15 @@ def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -
     previous step showed it. With `via`: the owner record holds no other id of the value's
     kind (an email's from / to / cc would be three) and is the only one of its kind shown."""
     prefix = _id_prefix(f.value)
-    if isinstance(f.value, str) and "@" in f.value and via is not None:
-        # an address "of that email": its sender, a recipient or a copy? only if it is the
-        # record's one address
-        return {v for v in _strings(f.element) if "@" in v} == {f.value}
+    if prefix is None and isinstance(f.value, str) and f.kind:
+        # a value of a kind with no id prefix (an address, a ticker): "that symbol" only if
+        # it is the one value of its kind where it is taken from (an email's sender, a
+        # recipient or a copy would be three addresses)
+        where = f.element if via is not None else \
+            (steps[at - 1].payload if f.from_step == at - 1 else None)
+        return where is not None and _kind_values(where, f.kind, f.value) == {f.value}
     if prefix is None:
-        return True  # not an id: nothing to mistake it for
+        return True  # not a string: nothing to mistake it for
     if via is None:
         return f.from_step == at - 1 and _seen(steps[:at], prefix) == {f.value}
     if {s for s in _strings(f.element) if s.startswith(prefix)} != {f.value}:
@@ -118,6 +128,20 @@ def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -
     owner = key_of(f.element)
     owner_prefix = _id_prefix(f.element.get(owner[0])) if owner else None
     return owner_prefix is not None and len(_seen(steps[:at], owner_prefix)) == 1
+
+
+def _kind_values(value: Any, kind: str, like: str, key: str = "") -> set[str]:
+    """Strings of `kind` in `value`: under keys of that kind, and for addresses any string
+    with an '@' (a `to` or `cc` list holds them under no kind's name)."""
+    if isinstance(value, dict):
+        return set().union(*(_kind_values(v, kind, like, k) for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(_kind_values(v, kind, like, key) for v in value))
+    if not isinstance(value, str):
+        return set()
+    if ("@" in like and "@" in value) or (key and entity_kind(key) == kind):
+        return {value}
+    return set()
 
 
 def _seen_selector(f: Filled, steps: list[StepRecord], at: int) -> list[tuple[str, Any]] | None:

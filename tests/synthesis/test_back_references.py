@@ -61,3 +61,13 @@ def test_an_address_of_that_email_needs_the_email_to_hold_one_address():
     alone = {"email_id": "msg_k7qm2x", "from_email": "ana@x.com", "subject": "Hi"}
     one = Filled("ana@x.com", "derived", kind="@email", from_step=0, element=alone)
     assert arg_spec("to", one, [_step({}, alone)], 1).how == "back"
+
+
+def test_that_symbol_needs_the_previous_step_to_show_one_symbol():
+    watch = {"watchlist_id": "wl_k7qm2x", "symbols": ["AAPL", "XOM"]}
+    listed = _step({}, {"watchlists": [watch]})
+    xom = Filled("XOM", "derived", kind="@symbol", from_step=0)
+    # the watchlist shows two tickers: "that symbol" could be either, so say it
+    assert arg_spec("symbol", xom, [listed], 1).how == "literal"
+    quoted = _step({"symbol": "XOM"}, {"symbol": "XOM", "price": 101.5})
+    assert arg_spec("symbol", xom, [quoted], 1).how == "back"
