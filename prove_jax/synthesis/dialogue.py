@@ -114,11 +114,14 @@ def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -
     prefix = _id_prefix(f.value)
     if prefix is None and isinstance(f.value, str) and f.kind:
         # a value of a kind with no id prefix (an address, a ticker): "that symbol" only if
-        # it is the one value of its kind where it is taken from (an email's sender, a
-        # recipient or a copy would be three addresses)
-        where = f.element if via is not None else \
-            (steps[at - 1].payload if f.from_step == at - 1 else None)
-        return where is not None and _kind_values(where, f.kind, f.value) == {f.value}
+        # it is the one value of its kind it could mean (an email's sender, a recipient or a
+        # copy would be three addresses)
+        if via is not None:
+            return _kind_values(f.element, f.kind, f.value) == {f.value}
+        # without an owner, as for ids: the previous step showed it, and the conversation
+        # has shown (or the user has said) no other value of its kind
+        shown = [part for step in steps[:at] for part in (step.args, step.payload)]
+        return f.from_step == at - 1 and _kind_values(shown, f.kind, f.value) == {f.value}
     if prefix is None:
         return True  # not a string: nothing to mistake it for
     if via is None:

@@ -71,3 +71,13 @@ def test_that_symbol_needs_the_previous_step_to_show_one_symbol():
     assert arg_spec("symbol", xom, [listed], 1).how == "literal"
     quoted = _step({"symbol": "XOM"}, {"symbol": "XOM", "price": 101.5})
     assert arg_spec("symbol", xom, [quoted], 1).how == "back"
+
+
+def test_that_symbol_needs_no_other_symbol_said_before():
+    added = _step({"symbol": "PSYS"}, {"ok": True})
+    shown = _step({"watchlist_id": "wl_k7qm2x"}, {"symbols": ["XOM"]})
+    xom = Filled("XOM", "derived", kind="@symbol", from_step=1)
+    # the user just added PSYS: "that symbol" after a list showing only XOM is still unclear
+    assert arg_spec("symbol", xom, [added, shown], 2).how == "literal"
+    assert arg_spec("symbol", Filled("XOM", "derived", kind="@symbol", from_step=0),
+                    [shown], 1).how == "back"
