@@ -27,6 +27,7 @@ def get_config() -> ConfigDict:
     c.reference_date = "2026-06-15"  # "today" in every world
     c.info_levels = ConfigDict(dict(complete=0.6, missing=0.2, minimal=0.2))
     c.missing_first_turn = 0.9  # share of missing-value gaps in the first user turn
+    c.p_name_held = 0.5  # chains naming held ids (orders, bookings) instead of quoting them
     c.user_turns = ConfigDict(dict(min=2, max=3, decay=0.5))  # P(n) ∝ decay ** (n - min)
     c.distractors = ConfigDict(dict(p=0.4, min_tools=3, max_tools=8))
     c.p_enum_strip = 0.3

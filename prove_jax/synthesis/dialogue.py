@@ -11,6 +11,7 @@ possible (the credential check needs it).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ class ArgSpec:
     pairs: list[tuple[str, Any]] = field(default_factory=list)  # selector: what singles it out
     entity_id: str | None = None
     via: str | None = None  # derived from another kind's record ("the account of that order")
+    label_field: str | None = None  # id / entity: the field `label` comes from ("last4")
 
 
 @dataclass
@@ -110,14 +112,18 @@ def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -
     """Does a back-reference ("the one you just got", "the one of that email") name exactly
     one entity? Without `via`: the value is the only id of its kind shown so far, and the
     previous step showed it. With `via`: the owner record holds no other id of the value's
-    kind (an email's from / to / cc would be three) and is the only one of its kind shown."""
+    kind (an email's from / to / cc would be three) and is the only one of its kind shown,
+    or the one record the step just before returned."""
+    f = _one_value(f)
+    if f is None:
+        return False
     prefix = _id_prefix(f.value)
     if prefix is None and isinstance(f.value, str) and f.kind:
         # a value of a kind with no id prefix (an address, a ticker): "that symbol" only if
         # it is the one value of its kind it could mean (an email's sender, a recipient or a
         # copy would be three addresses)
         if via is not None:
-            return _kind_values(f.element, f.kind, f.value) == {f.value}
+            return _owner_holds_one(f)
         # without an owner, as for ids: the previous step showed it, and the conversation
         # has shown (or the user has said) no other value of its kind
         shown = [part for step in steps[:at] for part in (step.args, step.payload)]
@@ -125,12 +131,62 @@ def _singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) -
     if prefix is None:
         return True  # not a string: nothing to mistake it for
     if via is None:
-        return f.from_step == at - 1 and _seen(steps[:at], prefix) == {f.value}
-    if {s for s in _strings(f.element) if s.startswith(prefix)} != {f.value}:
+        # "that contact": the only id of its kind shown, or the record the step just before
+        # returned alone (a get), whose own id it is
+        return f.from_step == at - 1 and (_seen(steps[:at], prefix) == {f.value}
+                                          or (_own_key(f) and _records(steps[at - 1], prefix)
+                                              == {f.value}))
+    if not _owner_holds_one(f):
         return False
     owner = key_of(f.element)
-    owner_prefix = _id_prefix(f.element.get(owner[0])) if owner else None
-    return owner_prefix is not None and len(_seen(steps[:at], owner_prefix)) == 1
+    owner_key = f.element.get(owner[0]) if owner else None
+    owner_prefix = _id_prefix(owner_key)
+    if owner_prefix is None:
+        return False
+    # "that reservation": the only one of its kind shown, or the one record the step just
+    # before returned (the last one mentioned)
+    return len(_seen(steps[:at], owner_prefix)) == 1 or \
+        (f.from_step == at - 1 and _records(steps[at - 1], owner_prefix) == {owner_key})
+
+
+def _one_value(f: Filled) -> Filled | None:
+    """A list argument (`to: [address]`) read as its one value; None for several values,
+    which no back-reference names one by one."""
+    if not isinstance(f.value, list):
+        return f
+    return dataclasses.replace(f, value=f.value[0]) if len(f.value) == 1 else None
+
+
+def _records(step: StepRecord, prefix: str) -> set[str]:
+    """The ids of the records with `prefix` a step's output holds (their own ids, not ids
+    they point at)."""
+    out = set()
+    for record in walk_records(step.payload):
+        key = key_of(record)
+        value = record.get(key[0]) if key else None
+        if isinstance(value, str) and value.startswith(prefix):
+            out.add(value)
+    return out
+
+
+def _own_key(f: Filled) -> bool:
+    """Is the value the id of the record it came from (not an id that record points at)?"""
+    key = key_of(f.element) if isinstance(f.element, dict) else None
+    return key is not None and f.element.get(key[0]) == f.value
+
+
+def _owner_holds_one(f: Filled) -> bool:
+    """Does the record the value came from hold no other value of its kind ("the account of
+    that transfer" could be its source or its target)?"""
+    f = _one_value(f)
+    if f is None:
+        return False
+    prefix = _id_prefix(f.value)
+    if prefix is not None:
+        return {s for s in _strings(f.element) if s.startswith(prefix)} == {f.value}
+    if not isinstance(f.value, str):
+        return True  # not a string: nothing to mistake it for
+    return bool(f.kind) and _kind_values(f.element, f.kind, f.value) == {f.value}
 
 
 def _kind_values(value: Any, kind: str, like: str, key: str = "") -> set[str]:
@@ -187,13 +243,16 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
             said = naming(f.element, f.others or [f.element], f.entity.label) \
                 if isinstance(f.element, dict) else None
             return ArgSpec(arg, f.value, "entity", f.kind, f.entity.label[1],
-                           pairs=(said or [])[1:], entity_id=f.entity.key)
+                           pairs=(said or [])[1:], entity_id=f.entity.key,
+                           label_field=f.entity.label[0])
         owner = key_of(f.element) if isinstance(f.element, dict) else None
         via = owner[1] if owner and owner[1] != f.kind and not owner[1].startswith("@") \
             else None
         if f.siblings > 1 and f.element is not None:
             pairs = describe(f.element, f.others or [])
-            if pairs and (via is None or _singles_out(f, steps, at, via)):
+            # the pairs single the owner record out among its siblings, so only the
+            # owner's own ambiguity is left to rule out
+            if pairs and (via is None or _owner_holds_one(f)):
                 return ArgSpec(arg, f.value, "selector", f.kind, pairs=pairs, via=via)
             return _unambiguous(arg, f, steps, at) if pairs else \
                 ArgSpec(arg, f.value, "literal", f.kind)
@@ -202,8 +261,9 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
         return ArgSpec(arg, f.value, "back", f.kind, via=via)
     if f.source == "context" and f.kind and not f.kind.startswith("@") and \
             isinstance(f.value, str) and f.entity is not None:
-        label = f.entity.label[1] if f.entity.label else None
-        return ArgSpec(arg, f.value, "id", f.kind, label, entity_id=f.entity.key)
+        label = f.entity.label or (None, None)
+        return ArgSpec(arg, f.value, "id", f.kind, label[1], entity_id=f.entity.key,
+                       label_field=label[0])
     return ArgSpec(arg, f.value, "literal", f.kind)
 
 

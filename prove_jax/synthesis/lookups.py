@@ -1,12 +1,13 @@
 """Look-ups: the user names an entity ("Dana Costa", "my Holiday Savings account") and the model
 must find its id first. Users do not hold internal ids ('acc_k7qm2x'), so every information
 level names those entities this way; ids a user really holds (order numbers, booking codes,
-ticket keys, paths, tickers: `user_holds`) are stated, except at the "minimal" level, which
-names every entity it can. For a context id argument we look for a read-only tool of
-the same server that lists that kind: a search tool taking the name as its query, or a lister
-without required arguments. The look-up is executed for real; it counts only if its output
-holds the entity and the name singles it out there. It then becomes a truth step with an
-explicit edge to the call that uses the id."""
+ticket keys, paths, tickers: `user_holds`) are stated, except at the "minimal" level and in a
+share of other chains (`p_name_held`), which name every entity they can. For a context id
+argument we look for a read-only tool of the same server that lists that kind: a search tool
+taking the name as its query (tried first), or a lister without required arguments. The
+look-up is executed for real; it counts only if its output holds the entity and the name
+singles it out there. It then becomes a truth step with an explicit edge to the call that
+uses the id."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from prove_jax.synthesis.alternatives import lookup_probe_args, probe
 from prove_jax.synthesis.context import Context
-from prove_jax.synthesis.generators import QUERY_LIKE, check_value
+from prove_jax.synthesis.generators import QUERY_LIKE
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import key_of, naming, out_fields, walk_records
@@ -29,6 +30,7 @@ Call = Callable[[ToolNode, dict], Any]  # async: (node, args) -> CallResult
 # Opaque ids a user still holds, from a receipt or a confirmation: orders, bookings,
 # reservations.
 HELD_PREFIXES = ("ord_", "bk_", "res_")
+MAX_LOOKUP_CALLS = 4  # look-up calls tried per entity, searches first
 
 
 def user_holds(value: str) -> bool:
@@ -46,6 +48,13 @@ def _lists_records_of(node: ToolNode, kind: str) -> bool:
         if f.in_array and (f.name == "id" or f.name.endswith("_id")):
             first.setdefault(f.path[:-1], f)
     return any(f.kind == kind for f in first.values())
+
+
+def _search_first(tool: ToolNode, query_arg: str | None, label: str) -> list[dict]:
+    """A person looks an entity up by its name where the tool searches (its required or
+    optional query), and lists everything only where it does not: a lister's first page
+    often leaves the entity out."""
+    return list(reversed(lookup_probe_args(tool, query_arg, label)))
 
 
 def lookup_tools(graph: ToolGraph, server: str, kind: str) -> list[tuple[ToolNode, str | None]]:
@@ -120,13 +129,8 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
         rng.shuffle(others)
         tools = primary + others
         tried: dict[str, tuple[dict, Any]] = {}
-        for tool, query_arg in tools[:3]:
-            args: dict[str, Any] = {}
-            if query_arg is not None:
-                schema = tool.properties.get(query_arg, {})
-                if not check_value(label[1], schema):
-                    continue
-                args[query_arg] = label[1]
+        attempts = [(t, a) for t, q in tools for a in _search_first(t, q, label[1])]
+        for tool, args in attempts[:MAX_LOOKUP_CALLS]:
             result = await call(tool, args)
             tried[tool.name] = (args, result)
             stats["lookup_calls"] = stats.get("lookup_calls", 0) + 1
@@ -135,8 +139,7 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
                 continue
             element, siblings = found
             index = n_steps + len(added)
-            query = {query_arg: Filled(label[1], "generated", None, f.entity)} \
-                if query_arg else {}
+            query = {a: Filled(label[1], "generated", None, f.entity) for a in args}
             added.append(StepRecord(tool, names[(tool.server, tool.name)], args, query,
                                     result.payload, lookup=True))
             if probe_call is not None:

@@ -181,7 +181,7 @@ async def execute_chain(plan: Plan, graph: ToolGraph, cfg: SynthConfig, filler: 
                         names: dict[tuple[str, str], str], rng: random.Random) -> ChainRun:
     """Run the plan's chain on `episode` through TURN -> EXECUTE -> RESPONSE -> CONTINUATION."""
     machine = _Machine(graph, cfg, filler, manager, episode, ctxs, names, rng,
-                       every_lookup=plan.info == "minimal")
+                       every_lookup=plan.info == "minimal" or rng.random() < cfg.p_name_held)
     run = machine.run
     queue = list(plan.chain)
     if plan.variant == "missing_function":
@@ -214,7 +214,7 @@ class _Machine:
                  rng: random.Random, *, every_lookup: bool):
         self.graph, self.cfg, self.filler, self.manager = graph, cfg, filler, manager
         self.episode, self.ctxs, self.names, self.rng = episode, ctxs, names, rng
-        self.every_lookup = every_lookup  # minimal level: held ids are looked up too
+        self.every_lookup = every_lookup  # held ids are named and looked up too
         self.local = {route: exposed for exposed, route in episode.routes.items()}
         self.run = ChainRun(trace=[Phase.QUERY.value])
 

@@ -40,7 +40,8 @@ KEYLIKE = ("path", "symbol", "email", "username", "tag")
 LABEL_FIELDS = ("name", "title", "subject", "label", "display_name", "full_name", "symbol",
                 "filename", "merchant", "counterparty_name", "store_name", "product_name",
                 "listing_title", "event_title", "description", "note", "path", "topic",
-                "nickname", "category_name", "content", "text")
+                "nickname", "category_name", "content", "text", "hotel_name",
+                "destination_name", "flight_number", "last4")
 
 
 def schema_types(schema: dict) -> frozenset[str]:
@@ -195,11 +196,14 @@ def walk_records(payload: Any) -> Iterator[dict]:
                 yield from walk_records(value)
 
 
+MAX_LABEL = 100  # characters: a post's text is how its author knows it
+
+
 def label_of(record: dict) -> tuple[str, str] | None:
     """(field, text) a person would call this record by, if it has one."""
     for field in LABEL_FIELDS:
         value = record.get(field)
-        if isinstance(value, str) and 2 <= len(value) <= 80 and "\n" not in value:
+        if isinstance(value, str) and 2 <= len(value) <= MAX_LABEL and "\n" not in value:
             return field, value
     return None
 

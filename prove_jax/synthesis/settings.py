@@ -28,6 +28,9 @@ class SynthConfig:
     p_missing: float = 0.2
     p_minimal: float = 0.2
     missing_first_turn: float = 0.9  # share of missing-value gaps in the first user turn
+    # chains above the minimal level that name ids a user holds (an order, a booking) where
+    # the entity has a name, as people often do ("my booking on flight AT804")
+    p_name_held: float = 0.5
     min_turns: int = 2
     max_turns: int = 3
     turn_decay: float = 0.5  # P(n turns) ∝ decay ** (n - min_turns)
@@ -97,6 +100,7 @@ class SynthConfig:
             context_gets_per_kind=c.context_gets_per_kind, reference_date=c.reference_date,
             p_complete=c.info_levels.complete, p_missing=c.info_levels.missing,
             p_minimal=c.info_levels.minimal, missing_first_turn=c.missing_first_turn,
+            p_name_held=c.p_name_held,
             min_turns=c.user_turns.min, max_turns=c.user_turns.max,
             turn_decay=c.user_turns.decay, p_distractors=c.distractors.p,
             min_distractors=c.distractors.min_tools, max_distractors=c.distractors.max_tools,

@@ -72,7 +72,7 @@ def _noun(a: ArgSpec) -> str:
     """What the user calls the entity: its kind ("account" for `from_account_id`), else the
     argument's name without its `_id`."""
     if a.kind and not a.kind.startswith("@"):
-        return humanize(a.kind)
+        return kind_noun(a.kind)
     if a.kind in _VALUE_NOUNS:
         return _VALUE_NOUNS[a.kind]
     base = a.arg[:-4] if a.arg.endswith("_ids") else a.arg[:-3] if a.arg.endswith("_id") \
@@ -81,6 +81,12 @@ def _noun(a: ArgSpec) -> str:
 
 
 _VALUE_NOUNS = {"@email": "email address", "@phone": "phone number"}
+_KIND_NOUNS = {"saved": "saved place", "worklog": "work log"}  # kinds whose name reads badly
+
+
+def kind_noun(kind: str) -> str:
+    """A record kind as a noun: "scheduled transfer", "saved place"."""
+    return _KIND_NOUNS.get(kind, humanize(kind))
 
 
 def _number(value: Any) -> str:
@@ -105,6 +111,17 @@ def _fields(pairs: list[tuple[str, Any]]) -> str:
     return " and ".join(f"{humanize(f)} is {_said(v)}" for f, v in pairs)
 
 
+# Labels that read as a phrase after the noun rather than as a quoted name
+_LABEL_PHRASES = {"last4": "ending in {}", "hotel_name": "at {}", "store_name": "at {}",
+                  "flight_number": "on flight {}", "destination_name": "to {}"}
+
+
+def _called(field: str | None, label: str) -> str:
+    """The entity's label after its noun: "'Everyday Checking'", "ending in 4080"."""
+    phrase = _LABEL_PHRASES.get(field or "")
+    return phrase.format(label) if phrase else render_value(label)
+
+
 def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     """How one stated value reads in a phrasing's slot (phrasebook): a reference as a noun
     phrase that carries its noun, any other value bare; None when the user does not state
@@ -118,19 +135,20 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         label = f" ({a.label})" if a.label and a.label != a.value else ""
         return f"{noun} {render_value(a.value)}{label}"
     if a.how == "entity":
-        named = rng.choice((f"the {noun} {render_value(a.label)}",
-                            f"my {noun} {render_value(a.label)}"))
+        called = _called(a.label_field, a.label)
+        named = rng.choice((f"the {noun} {called}", f"my {noun} {called}"))
         return f"{named} whose {_fields(a.pairs)}" if a.pairs else named
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
-            return f"the {noun} {_said(a.pairs[0][1])}"  # its name: "the budget 'Food'"
+            field, value = a.pairs[0]  # its name: "the budget 'Food'"
+            return f"the {noun} {_called(field, value) if isinstance(value, str) else _said(value)}"
         if a.via:
-            return f"the {noun} of the {humanize(a.via)} whose {_fields(a.pairs)}"
+            return f"the {noun} of the {kind_noun(a.via)} whose {_fields(a.pairs)}"
         return rng.choice((f"the {noun} whose {_fields(a.pairs)}",
                            f"the {noun} where {_fields(a.pairs)}"))
     if a.how == "back":
         if a.via:
-            return f"the {noun} of that {humanize(a.via)}"
+            return f"the {noun} of that {kind_noun(a.via)}"
         return rng.choice(P.BACK).format(noun=noun)
     return None
 

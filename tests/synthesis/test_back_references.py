@@ -81,3 +81,42 @@ def test_that_symbol_needs_no_other_symbol_said_before():
     assert arg_spec("symbol", xom, [added, shown], 2).how == "literal"
     assert arg_spec("symbol", Filled("XOM", "derived", kind="@symbol", from_step=0),
                     [shown], 1).how == "back"
+
+
+def test_that_one_is_the_one_record_the_previous_step_returned():
+    # a list showed two budgets, then a get returned one of them: "that budget" is the one
+    # just returned, although its record points at another id of the same prefix
+    listed = _step({}, {"budgets": [{"budget_id": "bud_k7qm2x"}, {"budget_id": "bud_p3hv9t"}]})
+    got = {"budget_id": "bud_k7qm2x", "name": "Food", "parent_id": "bud_p3hv9t"}
+    steps = [listed, _step({"budget_id": "bud_k7qm2x"}, got)]
+    fetched = Filled("bud_k7qm2x", "derived", kind="budget", from_step=1, element=got)
+    assert arg_spec("budget_id", fetched, steps, 2).how == "back"
+    # not when the get is two steps back, nor when the previous step returned two
+    assert arg_spec("budget_id", fetched, [*steps, _step({}, {"ok": True})], 3).how != "back"
+    both = _step({}, {"budgets": [got, {"budget_id": "bud_zzzzz2", "name": "Rent"}]})
+    assert arg_spec("budget_id", fetched, [listed, both], 2).how != "back"
+
+
+def test_the_one_of_the_record_the_previous_step_returned():
+    # two emails were listed; the previous step returned one of them, with one sender:
+    # "the sender of that email" names it
+    one = {"email_id": "eml_aaaaa2", "from_id": "p_bbbbb2", "subject": "Hi"}
+    listed = _step({}, {"emails": [one, {**one, "email_id": "eml_eeeee2"}]})
+    steps = [listed, _step({"email_id": "eml_aaaaa2"}, one)]
+    sender = Filled("p_bbbbb2", "derived", kind="person", from_step=1, element=one)
+    assert arg_spec("person_id", sender, steps, 2).how == "back"
+
+
+def test_a_list_argument_is_named_by_reference_only_as_its_one_value():
+    # a draft holds the user's address (from) and the recipient's (to): "the address of that
+    # email" could be either, whether the argument is a string or a list of one
+    draft = {"email_id": "draft_aaaaa2", "from_email": "me@x.com", "to": ["you@y.com"]}
+    steps = [_step({"to": ["you@y.com"]}, draft)]
+    for value in ("me@x.com", ["me@x.com"]):
+        f = Filled(value, "derived", kind="@email", from_step=0, element=draft)
+        assert arg_spec("to", f, steps, 1).how == "literal"
+    two = Filled(["me@x.com", "you@y.com"], "derived", kind="@email", from_step=0, element=draft)
+    assert arg_spec("to", two, steps, 1).how == "literal"
+    alone = {"email_id": "eml_aaaaa2", "from_email": "me@x.com", "subject": "Hi"}
+    f = Filled(["me@x.com"], "derived", kind="@email", from_step=0, element=alone)
+    assert arg_spec("to", f, [_step({}, alone)], 1).how == "back"
