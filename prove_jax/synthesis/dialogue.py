@@ -52,6 +52,7 @@ class StepSpec:
     description: str
     read_only: bool
     args: list[ArgSpec]
+    index: int | None = None  # its step in the truth (None: not a truth step)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class TurnSpec:
     steps: list[StepSpec] = field(default_factory=list)
     supply: ArgSpec | None = None
     follow_up: bool = False
+    supply_step: int | None = None  # the truth step the supplied value is for
 
 
 @dataclass
@@ -273,7 +275,7 @@ def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = 
     args = [ArgSpec(a, f.value, "withheld") if a == withheld else arg_spec(a, f, steps, at)
             for a, f in step.filled.items()]
     n = step.node
-    return StepSpec(n.name, n.server, n.description, n.read_only, args)
+    return StepSpec(n.name, n.server, n.description, n.read_only, args, at)
 
 
 MAX_ASKS_PER_TURN = 3  # a person asks for two or three things at once, not five
@@ -337,7 +339,7 @@ def _turns(parts: list[list[int]], steps: list[StepRecord], gap: tuple[int, str]
             f = steps[step].filled[arg]
             supply = ArgSpec(arg, f.value, "literal", f.kind) if f.user_sourced \
                 else arg_spec(arg, f, steps, step)  # an entity by its name
-            turns.append(TurnSpec("supply", supply=supply))
+            turns.append(TurnSpec("supply", supply=supply, supply_step=step))
             for i in part:
                 # the gap's step and what comes after it in the part; from the look-up on
                 # when the user names the entity only now

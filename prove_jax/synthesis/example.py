@@ -23,6 +23,7 @@ from prove_jax.synthesis.machine import ContextCache, Phase, execute_chain
 from prove_jax.synthesis.parallel import parallel_groups
 from prove_jax.synthesis.plan import sample_plan
 from prove_jax.synthesis.records import Conversation, Drop, Plan
+from prove_jax.synthesis.resolution import unresolved
 from prove_jax.synthesis.routes import exposed_names
 from prove_jax.synthesis.schemas import strip_enums
 from prove_jax.synthesis.seeds import rng_for
@@ -163,6 +164,9 @@ async def synthesize_one(index: int, eng: Engine) -> Conversation | Drop:
         shaped = "turns_out_of_range"  # e.g. min_turns above what a short chain can split into
     if isinstance(shaped, str):
         return Drop(index, plan.id, shaped, f"{plan.server}: {' -> '.join(plan.chain)}")
+    problem = unresolved(shaped.spec, shaped.steps)
+    if problem is not None:
+        return Drop(index, plan.id, "unresolved_reference", problem)
     system, turns = await eng.verbalizer.render(shaped.spec, rng)
     steps = shaped.steps
     select_alternatives(steps, shaped.hidden)

@@ -77,7 +77,9 @@ def _match(payload: Any, kind: str, key: str, label: tuple[str, str]) -> tuple[d
     """The record of (kind, key) in a look-up's output, if what the user says of it (its
     name, with another field where namesakes share it) singles it out there."""
     records = [r for r in walk_records(payload) if key_of(r) and key_of(r)[1] == kind]
-    mine = [r for r in records if r.get(key_of(r)[0]) == key]
+    # the record must show the name the user says (a scene's device shows a `device_name`,
+    # not its `name`: that look-up shows nothing the user named)
+    mine = [r for r in records if r.get(key_of(r)[0]) == key and r.get(label[0]) == label[1]]
     if not mine:
         return None
     return (mine[0], records) if naming(mine[0], records, label) is not None else None

@@ -1,0 +1,103 @@
+"""The resolution check (issue 23 item 3): after a conversation is shaped, every reference the
+user makes instead of a value is resolved again, from what the conversation has shown by then,
+and must name exactly the value the truth uses. A row that fails is dropped
+("unresolved_reference"), so a wrong or ambiguous truth never reaches training.
+
+What each reference means here, as a reader of the conversation would take it:
+- a name or a selector ("my account 'Savings'", "the budget whose limit is 300", "the account
+  of the transfer whose memo is 'rent'"): every record of that kind shown by the steps before,
+  whose fields match everything said, gives one and the same value;
+- "that X" / "the Y of that X": X is the one record of its kind the step just before returned,
+  or the one of its kind the conversation has shown at all, and it holds one Y.
+
+This re-derives the meaning from the records rather than from the rules that chose the
+wording (dialogue.arg_spec), so a gap in those rules shows up as a drop, not a wrong truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec
+from prove_jax.synthesis.records import StepRecord
+from prove_jax.synthesis.schemas import entity_kind, key_of, walk_records
+
+__all__ = ["meanings", "unresolved"]
+
+REFERENCES = ("entity", "selector", "back")
+
+
+def _records(steps: list[StepRecord]) -> Iterator[tuple[str, str, dict]]:
+    """(own key, kind, record) of every record these steps' outputs hold."""
+    for step in steps:
+        for record in walk_records(step.payload):
+            key = key_of(record)
+            if key is not None:
+                yield record[key[0]], key[1], record
+
+
+def _values_of_kind(record: dict, kind: str) -> set[str]:
+    """The values of `kind` a record holds in its own fields (its key when it is of that
+    kind, ids it points at, addresses in a `to` list)."""
+    out: set[str] = set()
+    for field, value in record.items():
+        items = value if isinstance(value, list) else [value]
+        for v in items:
+            if not isinstance(v, str) or not v:
+                continue
+            if entity_kind(field) == kind or (kind == "@email" and "@" in v):
+                out.add(v)
+    return out
+
+
+def _matches(record: dict, pairs: list[tuple[str, Any]]) -> bool:
+    return all(field in record and record[field] == value for field, value in pairs)
+
+
+def meanings(a: ArgSpec, steps: list[StepRecord], at: int) -> set[str]:
+    """Every value the reference `a`, made for step `at`, could mean given steps[:at]."""
+    shown = steps[:at]
+    if a.how == "entity":
+        said = ([(a.label_field, a.label)] if a.label_field else []) + list(a.pairs)
+        return {key for key, kind, r in _records(shown) if kind == a.kind and _matches(r, said)}
+    if a.how == "selector":
+        owner = a.via or a.kind
+        found = [(key, r) for key, kind, r in _records(shown)
+                 if kind == owner and _matches(r, a.pairs)]
+        if a.via is None:
+            return {key for key, _ in found}
+        return set().union(set(), *(_values_of_kind(r, a.kind) for _, r in found))
+    if a.how == "back" and at > 0:
+        owner = a.via or a.kind
+        last = [(key, r) for key, kind, r in _records([shown[-1]]) if kind == owner]
+        if len({key for key, _ in last}) != 1:  # not one record just returned: the only one
+            last = [(key, r) for key, kind, r in _records(shown) if kind == owner]
+            if len({key for key, _ in last}) != 1:
+                return set()
+        key, record = last[0]
+        return {key} if a.via is None else _values_of_kind(record, a.kind)
+    return set()
+
+
+def _value(a: ArgSpec) -> Any:
+    if isinstance(a.value, list):
+        return a.value[0] if len(a.value) == 1 else None
+    return a.value
+
+
+def unresolved(spec: DialogueSpec, steps: list[StepRecord]) -> str | None:
+    """Why some reference of the conversation does not name exactly its truth value (None:
+    every one does)."""
+    for turn in spec.turns:
+        items = [(s.index, a) for s in turn.steps for a in s.args]
+        if turn.supply is not None:
+            items.append((turn.supply_step, turn.supply))
+        for at, a in items:
+            if a.how not in REFERENCES or at is None or at >= len(steps):
+                continue  # not a truth step (asked for, but a hidden tool cannot do it)
+            meant = meanings(a, steps, at)
+            if meant != {_value(a)}:
+                return (f"{a.how} {a.arg} of step {at}: means {sorted(map(str, meant))[:3]}, "
+                        f"truth {a.value!r}")
+    return None
