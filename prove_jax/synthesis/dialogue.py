@@ -43,6 +43,7 @@ class ArgSpec:
     entity_id: str | None = None
     via: str | None = None  # derived from another kind's record ("the account of that order")
     label_field: str | None = None  # id / entity: the field `label` comes from ("last4")
+    owned: bool | None = None  # entity: the record says whether it is the user's (is_mine)
 
 
 @dataclass
@@ -244,9 +245,11 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
         if source is not None and source.lookup and f.entity is not None and f.entity.label:
             said = naming(f.element, f.others or [f.element], f.entity.label) \
                 if isinstance(f.element, dict) else None
+            mine = f.element.get("is_mine") if isinstance(f.element, dict) else None
             return ArgSpec(arg, f.value, "entity", f.kind, f.entity.label[1],
                            pairs=(said or [])[1:], entity_id=f.entity.key,
-                           label_field=f.entity.label[0])
+                           label_field=f.entity.label[0],
+                           owned=mine if isinstance(mine, bool) else None)
         owner = key_of(f.element) if isinstance(f.element, dict) else None
         via = owner[1] if owner and owner[1] != f.kind and not owner[1].startswith("@") \
             else None

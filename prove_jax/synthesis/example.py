@@ -22,6 +22,7 @@ from prove_jax.synthesis.graph import ToolGraph
 from prove_jax.synthesis.machine import ContextCache, Phase, execute_chain
 from prove_jax.synthesis.parallel import parallel_groups
 from prove_jax.synthesis.plan import sample_plan
+from prove_jax.synthesis.plausible import implausible
 from prove_jax.synthesis.records import Conversation, Drop, Plan
 from prove_jax.synthesis.resolution import unresolved
 from prove_jax.synthesis.routes import exposed_names
@@ -167,6 +168,9 @@ async def synthesize_one(index: int, eng: Engine) -> Conversation | Drop:
     problem = unresolved(shaped.spec, shaped.steps)
     if problem is not None:
         return Drop(index, plan.id, "unresolved_reference", problem)
+    problem = implausible(shaped.steps)
+    if problem is not None:
+        return Drop(index, plan.id, "implausible", problem)
     system, turns = await eng.verbalizer.render(shaped.spec, rng)
     steps = shaped.steps
     select_alternatives(steps, shaped.hidden)

@@ -28,6 +28,7 @@ from prove_jax.synthesis.context import Context, build_context
 from prove_jax.synthesis.generators import check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
 from prove_jax.synthesis.lookups import add_lookups, user_holds
+from prove_jax.synthesis.plausible import implausible_call, user_of
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
 from prove_jax.synthesis.seeds import rng_for
 from prove_jax.synthesis.settings import SynthConfig
@@ -247,6 +248,14 @@ class _Machine:
                 avoid |= {(a, filled[a].value) for a in unnamed}
                 continue
             args = {a: f.value for a, f in filled.items()}
+            shown = [*self.run.steps, *lookups]
+            odd = implausible_call(node.name, node.read_only, args, shown,
+                                   user_of(shown, self._context_records()))
+            if odd is not None and attempt < self.cfg.max_retries:
+                # a person would not ask for it (mail to themself): other values first
+                self.run.count("implausible_retries")
+                avoid |= _avoid({odd[0]: filled[odd[0]]}, everything=True)
+                continue
             self.run.trace.append(Phase.EXECUTE.value)
             result = await self.call(node, args)
             self.run.trace.append(Phase.RESPONSE.value)
@@ -275,6 +284,11 @@ class _Machine:
             self.run.count("regenerated")
             avoid |= _avoid(filled, everything=True)
         return None
+
+    def _context_records(self) -> list[dict]:
+        """Every record the chain's sampled contexts hold (fields only)."""
+        return [e.fields for ctx in self.ctxs.values() for kind in ctx.entities.values()
+                for e in kind.values()]
 
     async def _add_lookups(self, node: ToolNode, filled: dict[str, Filled]
                            ) -> list[StepRecord]:

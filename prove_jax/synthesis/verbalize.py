@@ -81,6 +81,10 @@ def _noun(a: ArgSpec) -> str:
 
 
 _VALUE_NOUNS = {"@email": "email address", "@phone": "phone number"}
+# Kinds a user finds rather than owns: "my listing" would be wrong for someone else's
+NOT_OWNED = frozenset({"place", "listing", "post", "product", "store", "hotel", "restaurant",
+                       "user", "member", "issue", "sprint", "project", "channel", "center",
+                       "seller", "owner", "flight"})
 _KIND_NOUNS = {"saved": "saved place", "worklog": "work log"}  # kinds whose name reads badly
 
 
@@ -136,7 +140,9 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         return f"{noun} {render_value(a.value)}{label}"
     if a.how == "entity":
         called = _called(a.label_field, a.label)
-        named = rng.choice((f"the {noun} {called}", f"my {noun} {called}"))
+        mine = a.owned if a.owned is not None else a.kind not in NOT_OWNED
+        named = rng.choice((f"the {noun} {called}", f"my {noun} {called}") if mine
+                           else (f"the {noun} {called}",))
         return f"{named} whose {_fields(a.pairs)}" if a.pairs else named
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:

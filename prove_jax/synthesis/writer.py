@@ -13,6 +13,7 @@ from typing import Any
 from prove_jax.rollout.task import Task
 from prove_jax.synthesis.quality import quality_of
 from prove_jax.synthesis.records import Conversation, Drop
+from servers.core.ids import SEALED
 
 __all__ = ["alternatives_of", "dump_row", "held_out_id_overlap", "meta_of", "stats_of",
            "write_dataset"]
@@ -48,13 +49,15 @@ def meta_of(conv: Conversation) -> dict[str, Any]:
 
 
 def _ids_in(value: Any, key: str = "") -> set[str]:
-    """String values under id keys (`id`, `*_id`, `*_ids`) at any depth."""
+    """World-made ids (sealed, servers.core.ids) under id keys (`id`, `*_id`, `*_ids`) at
+    any depth: the ids every world shares by design ('cal_work', a folder 'inbox', a
+    project key 'WEB') say nothing about whether worlds repeat."""
     if isinstance(value, dict):
         return set().union(*(_ids_in(v, k) for k, v in value.items()))
     if isinstance(value, list):
         return set().union(*(_ids_in(v, key) for v in value))
     is_id = key == "id" or key.endswith(("_id", "_ids"))
-    return {value} if is_id and isinstance(value, str) else set()
+    return {value} if is_id and isinstance(value, str) and SEALED.match(value) else set()
 
 
 def held_out_id_overlap(kept: Sequence[Conversation]) -> dict[str, Any]:

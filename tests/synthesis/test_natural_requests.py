@@ -98,3 +98,14 @@ def test_a_turn_asks_for_at_most_three_things_where_the_turns_can_hold_them():
         parts = _split(list(range(5)), 2, random.Random(seed))
         assert sorted(map(len, parts)) == [2, 3] and [i for p in parts for i in p] == [*range(5)]
         assert max(map(len, _split(list(range(7)), 2, random.Random(seed)))) >= 4  # no room
+
+
+def test_my_only_for_what_the_user_owns():
+    def named(kind: str, owned: bool | None = None) -> set[str]:
+        a = ArgSpec(f"{kind}_id", "x_qew3pb", "entity", kind, "Oak desk", owned=owned)
+        step = StepSpec("get_" + kind, "marketplace", "Get it.", True, [a])
+        return {step_phrase(step, random.Random(s)) for s in range(16)}
+
+    assert any("my account 'Oak desk'" in t for t in named("account"))
+    assert not any("my listing" in t for t in named("listing"))  # found, someone else's
+    assert any("my listing 'Oak desk'" in t for t in named("listing", owned=True))

@@ -1,0 +1,82 @@
+"""The plausibility filter (issue 23 item 1): a chain can be valid on the servers yet be
+something no person would ask for. A row whose truth does one of these is dropped
+("implausible"):
+- a message, email, forward or invitation addressed to the user themself (the address an
+  email the user sent or drafted is from, a profile marked `is_me`);
+- a forward that goes back to the email's own sender;
+- an offer or a message about a listing that is the user's own.
+The user's identity comes from what the conversation's own steps returned, so the check needs
+no server knowledge beyond these field names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from prove_jax.synthesis.records import StepRecord
+from prove_jax.synthesis.schemas import walk_records
+
+__all__ = ["implausible", "implausible_call", "user_of"]
+
+RECIPIENTS = ("to", "cc", "bcc", "recipient", "recipients", "attendees", "invitees",
+              "participants", "emails")
+OWN_FOLDERS = ("sent", "drafts")
+OFFER_TOOLS = ("make_offer", "send_message")
+
+
+def _strings(value: Any) -> Iterator[str]:
+    for v in value if isinstance(value, list) else [value]:
+        if isinstance(v, str):
+            yield v
+
+
+def _records(steps: list[StepRecord]) -> Iterator[dict]:
+    for step in steps:
+        yield from walk_records(step.payload)
+
+
+def user_of(steps: list[StepRecord], records: Iterable[dict] = ()) -> set[str]:
+    """The user's own addresses and ids, as the steps' outputs (and any other `records`, a
+    sampled context's) show them."""
+    out: set[str] = set()
+    for r in (*_records(steps), *records):
+        if r.get("folder_id") in OWN_FOLDERS and isinstance(r.get("from_email"), str):
+            out.add(r["from_email"])
+        if r.get("is_me") is True:
+            out |= {v for k, v in r.items() if isinstance(v, str) and
+                    (k.endswith("_id") or k == "email")}
+    return out
+
+
+def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRecord],
+                     me: set[str]) -> tuple[str, str] | None:
+    """(argument at fault, why) when a call of `tool` with `args`, after `shown`, is one no
+    person would ask for; None when nothing is found."""
+    if read_only:
+        return None
+    for arg in RECIPIENTS:
+        to_me = me.intersection(_strings(args.get(arg)))
+        if to_me:
+            return arg, f"{tool}: {arg} is the user ({sorted(to_me)[0]})"
+    records = list(_records(shown))
+    email = args.get("email_id")
+    if "forward" in tool and isinstance(email, str):
+        senders = {r.get("from_email") for r in records if r.get("email_id") == email}
+        if senders.intersection(_strings(args.get("to"))):
+            return "to", f"{tool}: forwards {email} back to its sender"
+    listing = args.get("listing_id")
+    if tool in OFFER_TOOLS and isinstance(listing, str) and any(
+            r.get("listing_id") == listing and r.get("is_mine") is True for r in records):
+        return "listing_id", f"{tool}: about the user's own listing {listing}"
+    return None
+
+
+def implausible(steps: list[StepRecord]) -> str | None:
+    """Why the truth is something no person would ask for (None: nothing found)."""
+    me = user_of(steps)
+    for i, step in enumerate(steps):
+        found = implausible_call(step.node.name, step.node.read_only, step.args, steps[:i], me)
+        if found is not None:
+            return found[1]
+    return None
