@@ -14,7 +14,8 @@ from typing import Any
 
 from prove_jax.synthesis.schemas import json_type, schema_types
 
-__all__ = ["check_value", "date_format", "gen_date", "gen_number", "gen_text", "sample_regex"]
+__all__ = ["TOOL_TEXT", "check_value", "date_format", "gen_date", "gen_number", "gen_text",
+           "sample_regex"]
 
 TEXT: dict[str, tuple[str, ...]] = {
     "note": ("dinner", "rent share", "concert tickets", "groceries", "birthday gift",
@@ -57,6 +58,30 @@ TEXT: dict[str, tuple[str, ...]] = {
     "text": ("Is this still available?", "Could you hold it until Friday?",
              "Thanks, see you soon!"),
 }
+# Free text that fits the tool, not only the argument's name: a review body is not an email
+# body, a comment on a post is not another post, a contact's title is a job title
+TOOL_TEXT: dict[tuple[str, str], tuple[str, ...]] = {
+    ("write_review", "title"): ("Great value", "Works as expected", "Exactly as described",
+                                "Not worth the price", "Stopped working after a week"),
+    ("write_review", "body"): ("Better than I expected for the price. Highly recommend.",
+                               "Solid build and fast delivery.", "Does the job, nothing more.",
+                               "Broke after two weeks, quite disappointed.",
+                               "Fits well and looks great. Would buy again."),
+    ("rate_order", "comment"): ("Arrived hot and on time.", "Tasty, but delivery was slow.",
+                                "Portions were small for the price.", "Perfect as always."),
+    ("comment_on_post", "content"): ("Congrats, well deserved!", "Love this!",
+                                     "Where is this? Looks great.", "Count me in!",
+                                     "Great tip, thanks for sharing."),
+    ("add_comment", "body"): ("Looks related to last week's deploy.",
+                              "I can reproduce this on staging.",
+                              "Fixed in the latest build, please verify.",
+                              "Adding logs from the failing run."),
+    ("update_contact", "title"): ("Head of Procurement", "Operations Manager", "CTO",
+                                  "Account Executive", "Office Manager"),
+    ("create_contact", "title"): ("Head of Procurement", "Operations Manager", "CTO",
+                                  "Account Executive", "Office Manager"),
+}
+
 # ISO 4217 currencies without a minor unit: amounts are whole numbers, and a typical price is
 # some hundred times its dollar figure (a coffee costs ~600 yen), so USD-like draws are scaled.
 ZERO_DECIMAL_CURRENCIES = frozenset({"JPY", "KRW", "VND", "CLP", "ISK", "PYG", "UGX"})
@@ -89,10 +114,11 @@ def check_value(value: Any, schema: dict) -> bool:
     return True
 
 
-def gen_text(name: str, schema: dict, rng: random.Random) -> str | None:
-    """A free text for argument `name`, from its bank (exact name, then its last word), else
-    the example in its description ("e.g. 'SUMMER15'")."""
-    bank = TEXT.get(name) or TEXT.get(name.rsplit("_", 1)[-1])
+def gen_text(name: str, schema: dict, rng: random.Random, tool: str = "") -> str | None:
+    """A free text for argument `name` of `tool`, from the tool's own bank, else the
+    argument's (exact name, then its last word), else the example in its description
+    ("e.g. 'SUMMER15'")."""
+    bank = TOOL_TEXT.get((tool, name)) or TEXT.get(name) or TEXT.get(name.rsplit("_", 1)[-1])
     options = [t for t in bank or () if check_value(t, schema)]
     if options:
         return rng.choice(options)

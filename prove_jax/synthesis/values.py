@@ -15,6 +15,7 @@ from typing import Any
 from prove_jax.synthesis.context import Context
 from prove_jax.synthesis.generators import (
     QUERY_LIKE,
+    TOOL_TEXT,
     check_value,
     date_format,
     gen_date,
@@ -201,9 +202,10 @@ class ValueFiller:
             value = like_phone(rng.choice(pooled), rng)
             if check_value(value, schema):
                 return Filled(value, "generated")
-        if pooled and (node.read_only or rng.random() < 0.3):
+        own = (node.name, arg) in TOOL_TEXT  # the tool's own bank beats what others wrote
+        if pooled and (node.read_only or (not own and rng.random() < 0.3)):
             return Filled(rng.choice(pooled), "context")
-        text = gen_text(arg, schema, rng)
+        text = gen_text(arg, schema, rng, node.name)
         if text is None and pooled:
             text = rng.choice(pooled)
         return Filled(text, "generated") if text is not None else None
