@@ -30,7 +30,7 @@ class SynthConfig:
     missing_first_turn: float = 0.9  # share of missing-value gaps in the first user turn
     # chains above the minimal level that name ids a user holds (an order, a booking) where
     # the entity has a name, as people often do ("my booking on flight AT804")
-    p_name_held: float = 0.5
+    p_name_held: float = 0.75
     min_turns: int = 2
     max_turns: int = 3
     turn_decay: float = 0.5  # P(n turns) ∝ decay ** (n - min_turns)
@@ -42,7 +42,7 @@ class SynthConfig:
     p_missing_function: float = 0.07
     min_chain: int = 2
     max_chain: int = 5
-    p_cross_server: float = 0.85  # a partner server allowed; about 1 in 6 realizes a flow
+    p_cross_server: float = 1.0  # a partner server allowed; about 1 in 6 realizes a flow
     p_optional_arg: float = 0.25
     max_retries: int = 3  # corrected-argument retries per step before another tool / give up
     max_regenerate: int = 3  # malformed proposals regenerated per attempt
