@@ -27,7 +27,7 @@ class SynthConfig:
     p_complete: float = 0.6
     p_missing: float = 0.2
     p_minimal: float = 0.2
-    missing_first_turn: float = 0.9  # share of missing-value gaps in the first user turn
+    missing_first_turn: float = 0.82  # share of missing-value gaps in the first user turn
     # chains above the minimal level that name ids a user holds (an order, a booking) where
     # the entity has a name, as people often do ("my booking on flight AT804")
     p_name_held: float = 0.75
@@ -39,7 +39,7 @@ class SynthConfig:
     max_distractors: int = 8
     p_enum_strip: float = 0.3
     p_unsatisfiable: float = 0.05
-    p_missing_function: float = 0.07
+    p_missing_function: float = 0.065
     min_chain: int = 2
     max_chain: int = 5
     p_cross_server: float = 1.0  # a partner server allowed; about 1 in 6 realizes a flow
