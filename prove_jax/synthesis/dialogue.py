@@ -36,6 +36,7 @@ class ArgSpec:
     via: str | None = None  # derived from another kind's record ("the account of that order")
     label_field: str | None = None  # id / entity: the field `label` comes from ("last4")
     owned: bool | None = None  # entity: the record says whether it is the user's (is_mine)
+    made: bool = False  # back: the record came from a write ("the order you just placed")
 
 
 @dataclass
@@ -115,7 +116,8 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
                 ArgSpec(arg, f.value, "literal", f.kind)
         if not singles_out(f, steps, at, via):
             return _unambiguous(arg, f, steps, at)
-        return ArgSpec(arg, f.value, "back", f.kind, via=via)
+        made = source is not None and source.node is not None and not source.node.read_only
+        return ArgSpec(arg, f.value, "back", f.kind, via=via, made=made)
     if f.source == "context" and f.kind and not f.kind.startswith("@") and \
             isinstance(f.value, str) and f.entity is not None:
         label = f.entity.label or (None, None)

@@ -155,7 +155,7 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how == "back":
         if a.via:
             return f"the {noun} of that {kind_noun(a.via)}"
-        return rng.choice(P.BACK).format(noun=noun)
+        return rng.choice(P.BACK_MADE if a.made else P.BACK).format(noun=noun)
     return None
 
 

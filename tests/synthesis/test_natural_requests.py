@@ -109,3 +109,15 @@ def test_my_only_for_what_the_user_owns():
     assert any("my account 'Oak desk'" in t for t in named("account"))
     assert not any("my listing" in t for t in named("listing"))  # found, someone else's
     assert any("my listing 'Oak desk'" in t for t in named("listing", owned=True))
+
+
+def test_a_record_a_write_made_is_not_one_the_assistant_found():
+    order = ArgSpec("order_id", "ord_qew3pb", "back", "order", made=True)
+    cancel = StepSpec("cancel_order", "shopping", "Cancel an order.", False, [order])
+    texts = {step_phrase(cancel, random.Random(s)) for s in range(24)}
+    assert not any("you just found" in t or "from before" in t for t in texts)
+    assert any("the new order" in t or "the order you just made" in t for t in texts)
+    found = ArgSpec("order_id", "ord_qew3pb", "back", "order")
+    assert any("you just found" in step_phrase(StepSpec("cancel_order", "shopping", "Cancel.",
+                                                        False, [found]), random.Random(s))
+               for s in range(24))
