@@ -44,6 +44,8 @@ TEXT: dict[str, tuple[str, ...]] = {
     "nickname": ("Rent", "Gym", "Landlord", "Daycare", "Piano lessons"),
     "label": ("important", "follow-up", "travel", "Home", "Office"),
     "recipient_name": ("Alex Morgan", "Sam Rivera", "Jordan Lee"),
+    "first_name": ("Alex", "Sam", "Jordan", "Priya", "Mateo", "Yuki", "Leila"),
+    "last_name": ("Morgan", "Rivera", "Lee", "Shah", "Okafor", "Tanaka", "Novak"),
     "line1": ("12 Market St", "48 Oak Ave", "7 Harbor Rd", "221 King St"),
     "line2": ("Apt 4B", "Floor 3", "Suite 210"),
     "city": ("Lisbon", "Berlin", "Paris", "Madrid", "Toronto", "Tokyo"),

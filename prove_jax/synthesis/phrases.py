@@ -45,7 +45,7 @@ SUPPLY_ENTITY = ("Sorry, I meant {thing}.", "Oh right, it's {thing}.", "Use {thi
 INSIST = ("Are you sure there's no way to do that?", "Please, I really need that done today.",
           "Can you try anyway? It's important.", "Hmm, is there really no tool for that?")
 BACK = ("that {noun}", "the {noun} you just found", "that same {noun}", "the {noun} from before")
-BACK_MADE = ("that {noun}", "that same {noun}", "the new {noun}", "the {noun} you just made")
+BACK_MADE = ("that {noun}", "that same {noun}")  # a write's record was not "found"
 SYSTEM = (
     "You are a helpful assistant with access to tools for {services}. Today is {today}. "
     "Use the tools to carry out the user's requests. If a request is missing a detail you "

@@ -67,7 +67,8 @@ def singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) ->
         # returned alone (a get), whose own id it is
         return f.from_step == at - 1 and (_seen(steps[:at], prefix) == {f.value}
                                           or (_own_key(f) and _records(steps[at - 1], prefix)
-                                              == {f.value}))
+                                              == {f.value} and _said(steps[at - 1], prefix)
+                                              <= {f.value}))
     if not owner_holds_one(f):
         return False
     owner = key_of(f.element)
@@ -78,7 +79,8 @@ def singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) ->
     # "that reservation": the only one of its kind shown, or the one record the step just
     # before returned (the last one mentioned)
     return len(_seen(steps[:at], owner_prefix)) == 1 or \
-        (f.from_step == at - 1 and _records(steps[at - 1], owner_prefix) == {owner_key})
+        (f.from_step == at - 1 and _records(steps[at - 1], owner_prefix) == {owner_key}
+         and _said(steps[at - 1], owner_prefix) <= {owner_key})
 
 
 def _one_value(f: Filled) -> Filled | None:
@@ -99,6 +101,11 @@ def _records(step: StepRecord, prefix: str) -> set[str]:
         if isinstance(value, str) and value.startswith(prefix):
             out.add(value)
     return out
+
+
+def _said(step: StepRecord, prefix: str) -> set[str]:
+    """Ids with `prefix` a step's arguments name: what the user asked it to act on."""
+    return {s for s in _strings(step.args) if s.startswith(prefix)}
 
 
 def _own_key(f: Filled) -> bool:

@@ -51,6 +51,16 @@ def _values_of_kind(record: dict, kind: str) -> set[str]:
     return out
 
 
+def _said(args: dict, kind: str) -> set[str]:
+    """Values of `kind` a step's arguments name (what the user asked it to act on); a path
+    is any argument that looks like one (`source`, `destination`)."""
+    if kind == "@path":
+        return {v for value in args.values() for v in (value if isinstance(value, list)
+                                                        else [value])
+                if isinstance(v, str) and v.startswith("/")}
+    return _values_of_kind(args, kind)
+
+
 def _matches(record: dict, pairs: list[tuple[str, Any]]) -> bool:
     return all(field in record and record[field] == value for field, value in pairs)
 
@@ -69,14 +79,16 @@ def meanings(a: ArgSpec, steps: list[StepRecord], at: int) -> set[str]:
             return {key for key, _ in found}
         return set().union(set(), *(_values_of_kind(r, a.kind) for _, r in found))
     if a.how == "back" and at > 0:
+        # "that X": the one X the step just before returned, where its request named no
+        # other X; else the one X the whole conversation has shown or the user has said
         owner = a.via or a.kind
-        last = [(key, r) for key, kind, r in _records([shown[-1]]) if kind == owner]
-        if len({key for key, _ in last}) != 1:  # not one record just returned: the only one
-            last = [(key, r) for key, kind, r in _records(shown) if kind == owner]
-            if len({key for key, _ in last}) != 1:
-                return set()
-        key, record = last[0]
-        return {key} if a.via is None else _values_of_kind(record, a.kind)
+        for scope in ([shown[-1]], shown):
+            keys = {key for key, kind, _ in _records(scope) if kind == owner}
+            said = set().union(*(_said(s.args, owner) for s in scope))
+            if len(keys) == 1 and said <= keys:
+                record = next(r for key, kind, r in _records(scope) if kind == owner)
+                return keys if a.via is None else _values_of_kind(record, a.kind)
+        return set()
     return set()
 
 

@@ -120,3 +120,11 @@ def test_a_list_argument_is_named_by_reference_only_as_its_one_value():
     alone = {"email_id": "eml_aaaaa2", "from_email": "me@x.com", "subject": "Hi"}
     f = Filled(["me@x.com"], "derived", kind="@email", from_step=0, element=alone)
     assert arg_spec("to", f, [_step({}, alone)], 1).how == "back"
+
+
+def test_that_one_is_not_the_record_returned_when_the_request_named_another():
+    removed = StepRecord(node=None, name="t", args={"item_id": "itm_bbbbb2"}, filled={},
+                         payload={"lines": [{"item_id": "itm_aaaaa2", "name": "Lamp"}]})
+    line = {"item_id": "itm_aaaaa2", "name": "Lamp"}
+    f = Filled("itm_aaaaa2", "derived", kind="item", from_step=0, element=line)
+    assert arg_spec("item_id", f, [removed], 1).how != "back"

@@ -79,3 +79,21 @@ def test_a_supplied_name_is_checked_for_its_step_and_later_steps_are_not():
     assert "entity store_id" in unresolved(spec, [twins, _step({"ok": True})])
     # a step past the truth (asked for, but its tool is hidden) is not checked
     assert unresolved(_spec(named, 5), [twins]) is None
+
+
+def test_that_one_is_not_the_record_returned_when_the_request_named_another():
+    # reading check: "drop the item 'Argan Hair Oil' from the cart, then add that item" -- the
+    # removal returned the cart's one other item, but "that item" is the one just dropped
+    removed = StepRecord(node=None, name="remove_from_cart", args={"item_id": "itm_bbbbb2"},
+                         filled={}, payload={"lines": [{"item_id": "itm_aaaaa2", "qty": 1}]})
+    that = ArgSpec("item_id", "itm_aaaaa2", "back", "item")
+    assert meanings(that, [removed], 1) == set()
+    # paths: "the path from before" after a turn that named three
+    moved = StepRecord(node=None, name="mv", args={"source": "/a/x.csv", "destination": "/b"},
+                       filled={}, payload={"path": "/b/x.csv"})
+    wrote = StepRecord(node=None, name="write_file", args={"path": "/c/n.txt"}, filled={},
+                       payload={"path": "/c/n.txt", "bytes": 3})
+    path = ArgSpec("path", "/c/n.txt", "back", "@path")
+    assert meanings(path, [wrote], 1) == {"/c/n.txt"}
+    assert meanings(path, [moved, wrote], 2) == {"/c/n.txt"}  # the step just before: its own
+    assert meanings(path, [wrote, moved], 2) == set()  # the last step named two other paths
