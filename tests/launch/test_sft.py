@@ -16,7 +16,7 @@ def test_tiny_sft_learns_the_demonstrations(tmp_path):
     synth = tmp_path / "synth"
     proc = subprocess.run(
         [sys.executable, "-m", "launch.synthesize", "--config=configs/synth.py",
-         "--config.num_examples=24", "--config.servers=payments", f"--config.out_dir={synth}",
+         "--config.num_examples=32", "--config.servers=payments", f"--config.out_dir={synth}",
          "--config.progress=False"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     workdir = tmp_path / "sft"
@@ -30,7 +30,8 @@ def test_tiny_sft_learns_the_demonstrations(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=1200)
     assert proc.returncode == 0, proc.stderr[-3000:]
     demos = [json.loads(x) for x in (workdir / "sft" / "train.jsonl").read_text().splitlines()]
-    assert len(demos) >= 10, proc.stdout  # some tasks do not fit the tiny token budget
+    # some tasks do not fit the tiny token budget (9 of 24 did once look-ups named entities)
+    assert len(demos) >= 10, proc.stdout
     for row in demos:
         assert len(row["tokens"]) == len(row["loss_mask"]) and sum(row["loss_mask"]) > 0
         assert sum(row["loss_mask"]) < len(row["tokens"])  # prompts and results unmasked
