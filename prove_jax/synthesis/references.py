@@ -55,7 +55,7 @@ def singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) ->
         # it is the one value of its kind it could mean (an email's sender, a recipient or a
         # copy would be three addresses)
         if via is not None:
-            return owner_holds_one(f)
+            return owner_holds_one(f) and _main_record(f, steps)
         # without an owner, as for ids: the previous step showed it, and the conversation
         # has shown (or the user has said) no other value of its kind
         shown = [part for step in steps[:at] for part in (step.args, step.payload)]
@@ -69,7 +69,7 @@ def singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) ->
                                           or (_own_key(f) and _records(steps[at - 1], prefix)
                                               == {f.value} and _said(steps[at - 1], prefix)
                                               <= {f.value}))
-    if not owner_holds_one(f):
+    if not owner_holds_one(f) or not _main_record(f, steps):
         return False
     owner = key_of(f.element)
     owner_key = f.element.get(owner[0]) if owner else None
@@ -81,6 +81,25 @@ def singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) ->
     return len(_seen(steps[:at], owner_prefix)) == 1 or \
         (f.from_step == at - 1 and _records(steps[at - 1], owner_prefix) == {owner_key}
          and _said(steps[at - 1], owner_prefix) <= {owner_key})
+
+
+def _main_record(f: Filled, steps: list[StepRecord]) -> bool:
+    """Is the record the value came from one its step returned as what it was asked for (the
+    payload itself, or an item of a listing), not a record inside it (a meeting's host)? Only
+    such a record is "that X" to the user."""
+    if f.from_step is None or not isinstance(f.element, dict):
+        return False
+    payload = steps[f.from_step].payload
+    if isinstance(payload, list):
+        items = payload
+    elif isinstance(payload, dict):
+        keyed = key_of(payload) is not None
+        items = [payload] if keyed else []
+        for v in payload.values():  # a listing's items; a wrapper's record ({"invitation": })
+            items += v if isinstance(v, list) else [] if keyed else [v]
+    else:
+        items = []
+    return any(isinstance(x, dict) and (x is f.element or x == f.element) for x in items)
 
 
 def _one_value(f: Filled) -> Filled | None:

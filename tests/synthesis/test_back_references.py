@@ -128,3 +128,20 @@ def test_that_one_is_not_the_record_returned_when_the_request_named_another():
     line = {"item_id": "itm_aaaaa2", "name": "Lamp"}
     f = Filled("itm_aaaaa2", "derived", kind="item", from_step=0, element=line)
     assert arg_spec("item_id", f, [removed], 1).how != "back"
+
+
+def test_the_one_of_that_record_needs_a_record_the_step_returned_as_such():
+    # reading check: "the email address of that person" after starting a meeting, whose host
+    # (a record inside the meeting) the user never heard of
+    host = {"person_id": "p_bbbbb2", "name": "Yusuf", "email": "yusuf@x.com"}
+    meeting = {"meeting_id": "mtg_aaaaa2", "topic": "1:1", "host": host}
+    f = Filled("yusuf@x.com", "derived", kind="@email", from_step=0, element=host)
+    assert arg_spec("email", f, [_step({}, meeting)], 1).how != "back"
+    # the same person returned by a get is "that person"
+    f = Filled("yusuf@x.com", "derived", kind="@email", from_step=0, element=host)
+    assert arg_spec("email", f, [_step({}, host)], 1).how == "back"
+    # an item of a listing is returned as such, even where the listing names its folder
+    email = {"email_id": "eml_aaaaa2", "from_email": "bo@y.com", "subject": "Hi"}
+    listed = {"folder_id": "inbox", "emails": [email]}
+    f = Filled("bo@y.com", "derived", kind="@email", from_step=0, element=email)
+    assert arg_spec("to", f, [_step({}, listed)], 1).how == "back"
