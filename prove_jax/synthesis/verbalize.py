@@ -16,6 +16,7 @@ from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
 from prove_jax.synthesis.phrasebook import fill, phrasings, slots
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
+from prove_jax.synthesis.wording import literal_clause, qualify
 
 __all__ = [
     "TemplateVerbalizer",
@@ -111,13 +112,10 @@ def _said(value: Any) -> str:
     return render_value(value)
 
 
-def _fields(pairs: list[tuple[str, Any]]) -> str:
-    return " and ".join(f"{humanize(f)} is {_said(v)}" for f, v in pairs)
-
-
 # Labels that read as a phrase after the noun rather than as a quoted name
 _LABEL_PHRASES = {"last4": "ending in {}", "hotel_name": "at {}", "store_name": "at {}",
-                  "flight_number": "on flight {}", "destination_name": "to {}"}
+                  "flight_number": "on flight {}", "destination_name": "to {}",
+                  "merchant": "at {}", "counterparty_name": "with {}"}
 
 
 def _called(field: str | None, label: str) -> str:
@@ -143,15 +141,14 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         mine = a.owned if a.owned is not None else a.kind not in NOT_OWNED
         named = rng.choice((f"the {noun} {called}", f"my {noun} {called}") if mine
                            else (f"the {noun} {called}",))
-        return f"{named} whose {_fields(a.pairs)}" if a.pairs else named
+        return f"{named} {qualify(a.pairs, named_first=False)}" if a.pairs else named
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
             field, value = a.pairs[0]  # its name: "the budget 'Food'"
             return f"the {noun} {_called(field, value) if isinstance(value, str) else _said(value)}"
         if a.via:
-            return f"the {noun} of the {kind_noun(a.via)} whose {_fields(a.pairs)}"
-        return rng.choice((f"the {noun} whose {_fields(a.pairs)}",
-                           f"the {noun} where {_fields(a.pairs)}"))
+            return f"the {noun} of the {kind_noun(a.via)} {qualify(a.pairs)}"
+        return f"the {noun} {qualify(a.pairs)}"
     if a.how == "back":
         if a.via:
             return f"the {noun} of that {kind_noun(a.via)}"
@@ -168,10 +165,9 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how != "literal":  # a reference: its role says where it goes ("to the account 'X'")
         role = _ROLES.get(a.arg.split("_", 1)[0])
         return f"{role} {text}" if role else text
-    name = humanize(a.arg)
     if isinstance(a.value, bool):
-        return f"{name}: {text}"
-    return rng.choice((f"{name} {text}", f"the {name} set to {text}", f"{text} as the {name}"))
+        return f"{humanize(a.arg)}: {text}"
+    return literal_clause(a.arg, text, rng)
 
 
 _ROLES = {"from": "from", "source": "from", "to": "to", "target": "to", "destination": "to",
@@ -234,7 +230,7 @@ def _first_person(text: str) -> str:
     return re.sub(r"\bthe user\b", "me", text, flags=re.I)
 
 
-_MORE = ((", with ", ""), (" (", ")"), (", using ", ""))  # what a phrasing has no slot for
+_MORE = ((", ", ""), (" (", ")"))  # what a phrasing has no slot for
 
 
 _QUESTION = re.compile(r"^(which|what|what's|how|when|where|who|is|are|do|does)\b")

@@ -1,0 +1,152 @@
+"""How a user words what tells a record apart and the values a phrasing has no slot for:
+"the email 'Budget' sent on May 25 at 6:45 pm", "my payment with Alice Xu for 'dinner'",
+"sorted by 'newest'", "with the note 'go on a weekday'". A reading check found users who
+spoke in field names and raw timestamps ("whose sent at is '2026-05-25T18:45+01:00'",
+"using '2026-06-06' as the date to").
+
+Only the wording is chosen here. What a phrase must single out is decided on the values
+(references.py) and re-checked on them (resolution.py), so a timestamp may be said without
+its offset or year: a world's records share one offset and lie within months of its today.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
+
+__all__ = ["literal_clause", "qualify", "when"]
+
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
+                  r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
+def when(value: Any) -> str | None:
+    """'2026-05-25T18:45+01:00' -> 'May 25 at 6:45 pm'; '2026-06-06' -> 'June 6'; None for
+    anything that is not an ISO date."""
+    m = _ISO.match(value) if isinstance(value, str) else None
+    if m is None or not 1 <= int(m.group(2)) <= 12:
+        return None
+    day = f"{_MONTHS[int(m.group(2)) - 1]} {int(m.group(3))}"
+    if m.group(4) is None:
+        return day
+    hour, minute, second = int(m.group(4)), m.group(5), m.group(6)
+    clock = f"{hour % 12 or 12}:{minute}" + (f":{second}" if second and second != "00" else "")
+    return f"{day} at {clock} {'am' if hour < 12 else 'pm'}"
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return json.dumps(value)
+
+
+def _quoted(value: str) -> str:
+    return f'"{value}"' if "'" in value else f"'{value}'"
+
+
+def _plain(value: Any) -> str:
+    """A value inside a sentence: numbers bare, text quoted so it can be copied exactly."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value)
+    return _quoted(value) if isinstance(value, str) else json.dumps(value)
+
+
+# A time field's verb: "sent on May 25 at 6:45 pm", "starting on July 1 at 3:00 pm"
+_TIME_VERBS = (("created", "created"), ("sent", "sent"), ("posted", "posted"),
+               ("placed", "placed"), ("start", "starting"), ("end", "ending"),
+               ("due", "due"), ("updated", "updated"), ("scheduled", "scheduled for"),
+               ("check_in", "checking in"), ("check_out", "checking out"),
+               ("depart", "leaving"), ("arriv", "arriving"))
+# Fields a person says with a preposition, not as "whose <field> is" (names unquoted)
+_FIELD_PHRASES = {"amount": "for {n}", "total": "for {n}", "price": "for {n}",
+                  "merchant": "at {s}", "store_name": "at {s}", "hotel_name": "at {s}",
+                  "city": "in {s}", "counterparty_name": "with {s}", "from_name": "from {s}",
+                  "from_email": "from {s}", "author_name": "by {s}", "seller_name": "sold by {s}",
+                  "destination_name": "to {s}", "flight_number": "on flight {s}",
+                  "last4": "ending in {s}", "note": "for {q}", "memo": "for {q}"}
+
+
+def _time_phrase(field: str, value: Any) -> str | None:
+    said = when(value)
+    if said is None:
+        return None
+    verb = next((v for k, v in _TIME_VERBS if field.startswith(k) or f"_{k}" in field), "from")
+    return f"{verb} {said}" if verb.endswith(" for") else f"{verb} on {said}"
+
+
+def _field_phrase(field: str, value: Any) -> str | None:
+    form = _FIELD_PHRASES.get(field)
+    if form is None:
+        return None
+    if "{n}" in form:
+        return form.format(n=_number(value)) if isinstance(value, (int, float)) \
+            and not isinstance(value, bool) else None
+    if not isinstance(value, str):
+        return None
+    return form.format(s=value, q=_quoted(value))
+
+
+def qualify(pairs: list[tuple[str, Any]], named_first: bool = True) -> str:
+    """What follows the noun to single a record out: its name first ("'Food'") unless the
+    noun phrase already names it, then times and phrases a person uses ("sent on May 25 at
+    6:45 pm", "for 17.62", "in Tokyo"), and whatever is left as "whose <field> is <value>"."""
+    named, phrased, rest = [], [], []
+    for i, (field, value) in enumerate(pairs):
+        phrase = _time_phrase(field, value) or _field_phrase(field, value)
+        label = named_first and i == 0 and field in LABEL_FIELDS and isinstance(value, str)
+        if label and phrase is None:
+            named.append(_quoted(value))
+        elif phrase is not None:
+            phrased.append(phrase)
+        else:
+            rest.append(f"{humanize(field)} is {_plain(value)}")
+    out = named + phrased
+    if rest:
+        out.append("whose " + " and ".join(rest))
+    return " ".join(out)
+
+
+# Literal arguments a phrasing has no slot for, as a person adds them: {v} is the value
+_LITERAL_FORMS = {
+    "limit": ("only the first {v}", "at most {v} of them"), "sort": ("sorted by {v}",),
+    "sort_by": ("sorted by {v}",), "order_by": ("sorted by {v}",),
+    "note": ("with the note {v}", "adding the note {v}"), "memo": ("with the memo {v}",),
+    "title": ("titled {v}",), "subject": ("with the subject {v}",),
+    "body": ("saying {v}",), "message": ("saying {v}",), "text": ("saying {v}",),
+    "comment": ("with the comment {v}",), "description": ("described as {v}",),
+    "reason": ("giving the reason {v}", "because {v}"), "cc": ("copying {v}",),
+    "bcc": ("blind-copying {v}",), "status": ("with status {v}",), "phone": ("phone {v}",),
+    "email": ("email {v}",), "amount": ("for {v}",), "merchant": ("at {v}",),
+    "city": ("in {v}",), "query": ("matching {v}", "searching for {v}"), "month": ("for {v}",),
+    "time": ("at {v}",), "date": ("on {v}",), "start": ("starting {v}",), "end": ("ending {v}",),
+    "date_from": ("from {v}", "since {v}"), "date_to": ("up to {v}", "until {v}"),
+    "since": ("since {v}",), "until": ("until {v}",), "due_date": ("due {v}",),
+    "due_before": ("due before {v}",), "valid_until": ("valid until {v}",),
+    "name": ("named {v}",), "location": ("at {v}",), "min_rating": ("rated at least {v}",),
+    "max_price": ("under {v}",), "min_price": ("from {v} up",), "min_amount": ("of at least {v}",),
+    "max_amount": ("of at most {v}",), "guest_name": ("for the guest {v}",),
+    "passenger_name": ("for the passenger {v}",), "check_in": ("checking in {v}",),
+    "check_out": ("checking out {v}",), "payment_method": ("paying by {v}",),
+    "method": ("paying by {v}",), "color": ("in {v}",), "rating": ("rating it {v}",),
+    "quantity": ("quantity {v}",), "next_step": ("with the next step {v}",),
+}
+
+
+def literal_clause(arg: str, text: str, rng: random.Random) -> str:
+    """A stated value as a clause that carries its own link word ("sorted by 'newest'",
+    "with the priority 'high'"), so it reads after a comma or in brackets."""
+    forms = _LITERAL_FORMS.get(arg)
+    if forms:
+        return rng.choice(forms).format(v=text)
+    name = humanize(arg)
+    return rng.choice((f"with the {name} {text}", f"{name} {text}"))

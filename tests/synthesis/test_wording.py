@@ -1,0 +1,57 @@
+"""How users word selectors and extra values (issue 23 item 2): times as a person says them,
+fields with their own preposition, no "whose sent at is '2026-...'" and no "X as the Y"."""
+
+import random
+
+from prove_jax.synthesis.dialogue import ArgSpec, StepSpec
+from prove_jax.synthesis.verbalize import slot_text, step_phrase
+from prove_jax.synthesis.wording import literal_clause, qualify, when
+
+
+def test_times_read_as_a_person_says_them():
+    assert when("2026-05-25T18:45+01:00") == "May 25 at 6:45 pm"
+    assert when("2026-01-03T00:05:00Z") == "January 3 at 12:05 am"
+    assert when("2026-07-01T12:00:30") == "July 1 at 12:00:30 pm"
+    assert when("2026-06-06") == "June 6"
+    assert when("2026-13-01") is None
+    assert when("Morning run") is None
+    assert when(20260606) is None
+
+
+def test_selector_pairs_use_the_words_a_person_uses():
+    assert qualify([("subject", "Budget"), ("sent_at", "2026-05-25T18:45+01:00")]) == \
+        "'Budget' sent on May 25 at 6:45 pm"
+    assert qualify([("amount", 17.62)]) == "for 17.62"
+    assert qualify([("city", "Tokyo"), ("status", "open")]) == "in Tokyo whose status is 'open'"
+    assert qualify([("counterparty_name", "Alice Xu"), ("note", "rent share")]) == \
+        "with Alice Xu for 'rent share'"
+    assert qualify([("start", "2026-07-01T15:00+10:00")]) == "starting on July 1 at 3:00 pm"
+    # after a noun phrase that already names the record, a label field is not a name again
+    assert qualify([("description", "Weekly sync")], named_first=False) == \
+        "whose description is 'Weekly sync'"
+
+
+def test_extra_values_carry_their_own_link_word():
+    rng = random.Random(0)
+    assert literal_clause("sort", "'newest'", rng) == "sorted by 'newest'"
+    assert literal_clause("cc", "'a@b.com'", rng) == "copying 'a@b.com'"
+    assert literal_clause("priority", "'high'", rng) in ("with the priority 'high'",
+                                                         "priority 'high'")
+
+
+def test_an_entity_with_a_namesake_is_told_apart_by_its_time():
+    arg = ArgSpec("event_id", "evt_1", "entity", "event", "Morning run",
+                  pairs=[("start", "2026-06-03T07:00+01:00")], label_field="title")
+    texts = {slot_text(arg, random.Random(s)) for s in range(8)}
+    assert texts <= {"the event 'Morning run' starting on June 3 at 7:00 am",
+                     "my event 'Morning run' starting on June 3 at 7:00 am"}
+    assert all("whose" not in t and "2026" not in t for t in texts)
+
+
+def test_a_step_never_says_a_value_as_the_field_name():
+    step = StepSpec("list_emails", "email", "List emails in a folder.", True,
+                    [ArgSpec("limit", 5, "literal"), ArgSpec("sort", "newest", "literal")])
+    for seed in range(20):
+        text = step_phrase(step, random.Random(seed))
+        assert " as the " not in text and " set to " not in text and ", with with" not in text
+        assert "5" in text and "'newest'" in text
