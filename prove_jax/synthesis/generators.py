@@ -13,6 +13,7 @@ import string
 from typing import Any
 
 from prove_jax.synthesis.schemas import json_type, schema_types
+from prove_jax.synthesis.textbanks import TOOL_TEXT
 
 __all__ = ["TOOL_TEXT", "check_value", "date_format", "gen_date", "gen_number", "gen_text",
            "sample_regex"]
@@ -31,8 +32,7 @@ TEXT: dict[str, tuple[str, ...]] = {
              "Sounds great, count me in."),
     "subject": ("Quick question", "Follow-up", "Meeting notes", "Invoice for June",
                 "Weekend plans", "Project update", "Schedule change"),
-    "title": ("Project sync", "Dentist appointment", "Lunch with the team", "Quarterly review",
-              "Great value", "Works as expected", "Vintage road bike", "Standing desk"),
+    "title": ("Project sync", "Dentist appointment", "Lunch with the team", "Quarterly review"),
     "description": ("Lightly used, all parts included.", "Agenda to follow.",
                     "Pick-up only, cash or transfer.", "Bring the printed report."),
     "details": ("I never made this purchase.", "I was charged twice for the same order.",
@@ -60,30 +60,6 @@ TEXT: dict[str, tuple[str, ...]] = {
     "text": ("Is this still available?", "Could you hold it until Friday?",
              "Thanks, see you soon!"),
 }
-# Free text that fits the tool, not only the argument's name: a review body is not an email
-# body, a comment on a post is not another post, a contact's title is a job title
-TOOL_TEXT: dict[tuple[str, str], tuple[str, ...]] = {
-    ("write_review", "title"): ("Great value", "Works as expected", "Exactly as described",
-                                "Not worth the price", "Stopped working after a week"),
-    ("write_review", "body"): ("Better than I expected for the price. Highly recommend.",
-                               "Solid build and fast delivery.", "Does the job, nothing more.",
-                               "Broke after two weeks, quite disappointed.",
-                               "Fits well and looks great. Would buy again."),
-    ("rate_order", "comment"): ("Arrived hot and on time.", "Tasty, but delivery was slow.",
-                                "Portions were small for the price.", "Perfect as always."),
-    ("comment_on_post", "content"): ("Congrats, well deserved!", "Love this!",
-                                     "Where is this? Looks great.", "Count me in!",
-                                     "Great tip, thanks for sharing."),
-    ("add_comment", "body"): ("Looks related to last week's deploy.",
-                              "I can reproduce this on staging.",
-                              "Fixed in the latest build, please verify.",
-                              "Adding logs from the failing run."),
-    ("update_contact", "title"): ("Head of Procurement", "Operations Manager", "CTO",
-                                  "Account Executive", "Office Manager"),
-    ("create_contact", "title"): ("Head of Procurement", "Operations Manager", "CTO",
-                                  "Account Executive", "Office Manager"),
-}
-
 # ISO 4217 currencies without a minor unit: amounts are whole numbers, and a typical price is
 # some hundred times its dollar figure (a coffee costs ~600 yen), so USD-like draws are scaled.
 ZERO_DECIMAL_CURRENCIES = frozenset({"JPY", "KRW", "VND", "CLP", "ISK", "PYG", "UGX"})

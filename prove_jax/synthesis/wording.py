@@ -46,6 +46,13 @@ def _number(value: Any) -> str:
     return json.dumps(value)
 
 
+def _money(value: Any) -> str:
+    """2019.6 -> '2019.60' (a price is said with its cents), 25.0 -> '25'."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2f}"
+    return _number(value)
+
+
 def _quoted(value: str) -> str:
     return f'"{value}"' if "'" in value else f"'{value}'"
 
@@ -89,7 +96,7 @@ def _field_phrase(field: str, value: Any) -> str | None:
     if form is None:
         return None
     if "{n}" in form:
-        return form.format(n=_number(value)) if isinstance(value, (int, float)) \
+        return form.format(n=_money(value)) if isinstance(value, (int, float)) \
             and not isinstance(value, bool) else None
     if not isinstance(value, str):
         return None

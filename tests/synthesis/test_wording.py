@@ -22,6 +22,8 @@ def test_selector_pairs_use_the_words_a_person_uses():
     assert qualify([("subject", "Budget"), ("sent_at", "2026-05-25T18:45+01:00")]) == \
         "'Budget' sent on May 25 at 6:45 pm"
     assert qualify([("amount", 17.62)]) == "for 17.62"
+    assert qualify([("total", 2019.6)]) == "for 2019.60"  # not "for 2019.6"
+    assert qualify([("price", 25.0)]) == "for 25"
     assert qualify([("city", "Tokyo"), ("status", "open")]) == "in Tokyo whose status is 'open'"
     assert qualify([("counterparty_name", "Alice Xu"), ("note", "rent share")]) == \
         "with Alice Xu for 'rent share'"

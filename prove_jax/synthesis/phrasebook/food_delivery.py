@@ -75,7 +75,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "drop {line_id} from my basket",
     ),
     "reorder": (
-        "order {order_id} again",
+        "place {order_id} again",
         "put everything from {order_id} back in my cart",
         "repeat {order_id}",
         "get me the same as {order_id} one more time",
