@@ -25,6 +25,7 @@ from typing import Any
 
 from prove_jax.synthesis.alternatives import Probe, probe, read_candidates
 from prove_jax.synthesis.context import Context, build_context
+from prove_jax.synthesis.dialogue import arg_spec
 from prove_jax.synthesis.generators import check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
 from prove_jax.synthesis.lookups import add_lookups, user_holds
@@ -34,8 +35,8 @@ from prove_jax.synthesis.seeds import rng_for
 from prove_jax.synthesis.settings import SynthConfig
 from prove_jax.synthesis.values import ValueFiller
 
-__all__ = ["ContextCache", "Outcome", "Phase", "execute_chain", "payload_empty",
-           "well_formed"]
+__all__ = ["ContextCache", "Outcome", "Phase", "execute_chain", "named_instead",
+           "payload_empty", "well_formed"]
 
 
 class Phase(StrEnum):
@@ -240,6 +241,8 @@ class _Machine:
             if filled is None:
                 self.run.count("unfillable")
                 return False
+            for _ in named_instead(filled, self.run.steps, self.ctxs.get(node.server)):
+                self.run.count("named_instead")
             # look-ups run first and rewrite the context ids they find as derived values
             lookups = await self._add_lookups(node, filled)
             unnamed = [a for a, f in filled.items() if _internal_id(f)]
@@ -317,6 +320,28 @@ class _Machine:
         deps |= _implicit_deps(self.graph, self.run.steps, node, payload)
         self.run.steps.append(StepRecord(node, self.names[(node.server, node.name)], args,
                                          filled, payload, sorted(deps), probes=probes))
+
+
+def named_instead(filled: dict[str, Filled], steps: list[StepRecord], ctx: Context | None
+                  ) -> list[str]:
+    """A value taken from an earlier output that the user could only quote ('p_aruzsq': a
+    task holds a contact and an owner, so "the person of that task" is two) is named
+    instead ("the contact 'Olivia Ahmed'") where the world knows its name; the look-up then
+    finds it, and the step no longer depends on that output. Rewrites `filled` in place and
+    returns the arguments it renamed. The reading check found such quotes in a fifth of its
+    unnatural rows."""
+    renamed = []
+    for arg, f in filled.items():
+        if ctx is None or f.source != "derived" or not _internal_id(
+                Filled(f.value, "context", f.kind)):
+            continue
+        entity = ctx.entity(f.kind, f.value)
+        if entity is None or entity.label is None:
+            continue
+        if arg_spec(arg, f, steps).how == "literal":
+            filled[arg] = Filled(f.value, "context", f.kind, entity)
+            renamed.append(arg)
+    return renamed
 
 
 def _internal_id(f: Filled) -> bool:
