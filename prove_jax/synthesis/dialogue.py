@@ -33,7 +33,8 @@ class ArgSpec:
     label: str | None = None  # id / entity: what the entity is called
     pairs: list[tuple[str, Any]] = field(default_factory=list)  # selector: what singles it out
     entity_id: str | None = None
-    via: str | None = None  # derived from another kind's record ("the account of that order")
+    via: str | None = None  # named through another kind's record ("the seller of the listing
+    # 'Vespa'", "the account of that order")
     label_field: str | None = None  # id / entity: the field `label` comes from ("last4")
     owned: bool | None = None  # entity: the record says whether it is the user's (is_mine)
     made: bool = False  # back: the record came from a write ("the order you just placed")
@@ -99,10 +100,12 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
             said = naming(f.element, f.others or [f.element], f.entity.label) \
                 if isinstance(f.element, dict) else None
             mine = f.element.get("is_mine") if isinstance(f.element, dict) else None
+            # found through a record that points at it: "the seller of the listing 'Vespa'"
+            via = f.entity.kind if f.entity.kind != f.kind else None
             return ArgSpec(arg, f.value, "entity", f.kind, f.entity.label[1],
                            pairs=(said or [])[1:], entity_id=f.entity.key,
                            label_field=f.entity.label[0],
-                           owned=mine if isinstance(mine, bool) else None)
+                           owned=mine if isinstance(mine, bool) else None, via=via)
         owner = key_of(f.element) if isinstance(f.element, dict) else None
         via = owner[1] if owner and owner[1] != f.kind and not owner[1].startswith("@") \
             else None

@@ -101,8 +101,9 @@ def _mentions(spec: DialogueSpec) -> list[dict]:
         for step in turn.steps:
             for a in step.args:
                 if a.how in ("id", "entity") and a.entity_id:
-                    out.append({"kind": a.kind, "id": a.entity_id, "label": a.label,
-                                "how": a.how, "server": step.server})
+                    out.append({"kind": a.via or a.kind, "id": a.entity_id, "label": a.label,
+                                "how": a.how, "server": step.server}
+                               | ({"of": a.kind} if a.via else {}))
                 elif a.how == "selector":
                     out.append({"kind": a.kind, "value": a.value, "pairs": a.pairs,
                                 "how": a.how, "server": step.server})

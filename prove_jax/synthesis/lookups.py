@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from prove_jax.synthesis.alternatives import lookup_probe_args, probe
-from prove_jax.synthesis.context import Context
+from prove_jax.synthesis.context import Context, Entity
 from prove_jax.synthesis.generators import QUERY_LIKE
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
 from prove_jax.synthesis.records import Filled, StepRecord
-from prove_jax.synthesis.schemas import key_of, naming, out_fields, walk_records
+from prove_jax.synthesis.schemas import key_of, naming, out_fields, values_of_kind, walk_records
 from servers.core.ids import SEALED
 
 __all__ = ["add_lookups", "lookup_tools", "user_holds"]
@@ -97,6 +97,48 @@ def _reuse(steps: list[StepRecord], kind: str, key: str, label: tuple[str, str]
     return None
 
 
+async def _find(graph: ToolGraph, server: str, kind: str, key: str, label: tuple[str, str],
+                call: Call, rng: random.Random, stats: dict[str, int],
+                holds: tuple[str, str] | None = None) -> tuple | None:
+    """Search for the record (kind, key) by `label` with the server's look-up tools, searches
+    first (MAX_LOOKUP_CALLS calls at most): (tool, args, result, record, its siblings, every
+    candidate tool, what was tried), or None. With `holds` (kind, value), the record found
+    must also point at that value and at no other of its kind."""
+    tools = lookup_tools(graph, server, kind)
+    candidates = list(tools)  # by name, before the shuffle
+    # those that list the records themselves are tried first
+    primary = [t for t in tools if _lists_records_of(t[0], kind)]
+    others = [t for t in tools if t not in primary]
+    rng.shuffle(primary)
+    rng.shuffle(others)
+    tried: dict[str, tuple[dict, Any]] = {}
+    attempts = [(t, a) for t, q in primary + others for a in _search_first(t, q, label[1])]
+    for tool, args in attempts[:MAX_LOOKUP_CALLS]:
+        result = await call(tool, args)
+        tried[tool.name] = (args, result)
+        stats["lookup_calls"] = stats.get("lookup_calls", 0) + 1
+        found = _match(result.payload, kind, key, label) if result.ok else None
+        if found is not None and (holds is None
+                                  or values_of_kind(found[0], holds[0]) == {holds[1]}):
+            return tool, args, result, *found, candidates, tried
+    return None
+
+
+MAX_OWNERS = 2  # records pointing at an entity tried for a look-up through them
+
+
+def _owners(ctx: Context, kind: str, value: str, rng: random.Random) -> list[Entity]:
+    """Named records of other kinds in the world that point at `value` and at no other
+    value of its kind (a listing names one seller), for an entity the user cannot find by
+    its own name: no tool lists sellers, so the user says "the seller of the listing
+    'Vespa Primavera'"."""
+    out = [e for k, ents in sorted(ctx.entities.items()) if k != kind
+           for e in ents.values()
+           if e.label is not None and values_of_kind(e.fields, kind) == {value}]
+    rng.shuffle(out)
+    return out[:MAX_OWNERS]
+
+
 async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled],
                       done: list[StepRecord], ctx: Context,
                       names: Mapping[tuple[str, str], str], call: Call, rng: random.Random,
@@ -110,46 +152,39 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
     added: list[StepRecord] = []
     n_steps = len(done)
     for arg, f in list(filled.items()):
-        if f.source != "context" or f.entity is None or not f.kind or f.kind.startswith("@") \
+        if f.source != "context" or not f.kind or f.kind.startswith("@") \
                 or not isinstance(f.value, str) or (not every and user_holds(f.value)):
             continue
-        label = f.entity.label
-        if label is None:
-            continue
-        again = _reuse([*done, *added], f.kind, f.value, label)
+        label = f.entity.label if f.entity is not None else None
+        again = _reuse([*done, *added], f.kind, f.value, label) if label else None
         if again is not None:
             index, element, siblings = again
             filled[arg] = Filled(f.value, "derived", f.kind, f.entity, index, element,
                                  len(siblings), siblings)
             continue
-        tools = lookup_tools(graph, node.server, f.kind)
-        candidates = list(tools)  # by name, before the shuffle
-        # those that list the records themselves are tried first
-        primary = [t for t in tools if _lists_records_of(t[0], f.kind)]
-        others = [t for t in tools if t not in primary]
-        rng.shuffle(primary)
-        rng.shuffle(others)
-        tools = primary + others
-        tried: dict[str, tuple[dict, Any]] = {}
-        attempts = [(t, a) for t, q in tools for a in _search_first(t, q, label[1])]
-        for tool, args in attempts[:MAX_LOOKUP_CALLS]:
-            result = await call(tool, args)
-            tried[tool.name] = (args, result)
-            stats["lookup_calls"] = stats.get("lookup_calls", 0) + 1
-            found = _match(result.payload, f.kind, f.value, label) if result.ok else None
-            if found is None:
-                continue
-            element, siblings = found
-            index = n_steps + len(added)
-            query = {a: Filled(label[1], "generated", None, f.entity) for a in args}
-            added.append(StepRecord(tool, names[(tool.server, tool.name)], args, query,
-                                    result.payload, lookup=True))
-            if probe_call is not None:
-                others = [(t, a) for t, q in candidates if t.name != tool.name
-                          for a in lookup_probe_args(t, q, label[1])]
-                added[-1].probes = await probe(others, names, probe_call, tried)
-            filled[arg] = Filled(f.value, "derived", f.kind, f.entity, index, element,
-                                 len(siblings), siblings)
-            stats["lookups"] = stats.get("lookups", 0) + 1
-            break
+        found = await _find(graph, node.server, f.kind, f.value, label, call, rng, stats) \
+            if label else None
+        entity = f.entity
+        if found is None:  # "the seller of the listing 'Vespa'": found through a record
+            for owner in _owners(ctx, f.kind, f.value, rng):  # that points at it
+                found = await _find(graph, node.server, owner.kind, owner.key, owner.label,
+                                    call, rng, stats, holds=(f.kind, f.value))
+                if found is not None:
+                    entity, label = owner, owner.label
+                    stats["via_lookups"] = stats.get("via_lookups", 0) + 1
+                    break
+        if found is None:
+            continue
+        tool, args, result, element, siblings, candidates, tried = found
+        index = n_steps + len(added)
+        query = {a: Filled(label[1], "generated", None, entity) for a in args}
+        added.append(StepRecord(tool, names[(tool.server, tool.name)], args, query,
+                                result.payload, lookup=True))
+        if probe_call is not None:
+            others = [(t, a) for t, q in candidates if t.name != tool.name
+                      for a in lookup_probe_args(t, q, label[1])]
+            added[-1].probes = await probe(others, names, probe_call, tried)
+        filled[arg] = Filled(f.value, "derived", f.kind, entity, index, element,
+                             len(siblings), siblings)
+        stats["lookups"] = stats.get("lookups", 0) + 1
     return added

@@ -21,7 +21,7 @@ from typing import Any
 
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec
 from prove_jax.synthesis.records import StepRecord
-from prove_jax.synthesis.schemas import entity_kind, key_of, walk_records
+from prove_jax.synthesis.schemas import key_of, values_of_kind, walk_records
 
 __all__ = ["meanings", "unresolved"]
 
@@ -37,20 +37,6 @@ def _records(steps: list[StepRecord]) -> Iterator[tuple[str, str, dict]]:
                 yield record[key[0]], key[1], record
 
 
-def _values_of_kind(record: dict, kind: str) -> set[str]:
-    """The values of `kind` a record holds in its own fields (its key when it is of that
-    kind, ids it points at, addresses in a `to` list)."""
-    out: set[str] = set()
-    for field, value in record.items():
-        items = value if isinstance(value, list) else [value]
-        for v in items:
-            if not isinstance(v, str) or not v:
-                continue
-            if entity_kind(field) == kind or (kind == "@email" and "@" in v):
-                out.add(v)
-    return out
-
-
 def _said(args: dict, kind: str) -> set[str]:
     """Values of `kind` a step's arguments name (what the user asked it to act on); a path
     is any argument that looks like one (`source`, `destination`)."""
@@ -58,7 +44,7 @@ def _said(args: dict, kind: str) -> set[str]:
         return {v for value in args.values() for v in (value if isinstance(value, list)
                                                         else [value])
                 if isinstance(v, str) and v.startswith("/")}
-    return _values_of_kind(args, kind)
+    return values_of_kind(args, kind)
 
 
 def _matches(record: dict, pairs: list[tuple[str, Any]]) -> bool:
@@ -68,16 +54,20 @@ def _matches(record: dict, pairs: list[tuple[str, Any]]) -> bool:
 def meanings(a: ArgSpec, steps: list[StepRecord], at: int) -> set[str]:
     """Every value the reference `a`, made for step `at`, could mean given steps[:at]."""
     shown = steps[:at]
-    if a.how == "entity":
+    if a.how == "entity":  # its name, or the name of the record that points at it (via)
         said = ([(a.label_field, a.label)] if a.label_field else []) + list(a.pairs)
-        return {key for key, kind, r in _records(shown) if kind == a.kind and _matches(r, said)}
+        found = [(key, r) for key, kind, r in _records(shown)
+                 if kind == (a.via or a.kind) and _matches(r, said)]
+        if a.via is None:
+            return {key for key, _ in found}
+        return set().union(set(), *(values_of_kind(r, a.kind) for _, r in found))
     if a.how == "selector":
         owner = a.via or a.kind
         found = [(key, r) for key, kind, r in _records(shown)
                  if kind == owner and _matches(r, a.pairs)]
         if a.via is None:
             return {key for key, _ in found}
-        return set().union(set(), *(_values_of_kind(r, a.kind) for _, r in found))
+        return set().union(set(), *(values_of_kind(r, a.kind) for _, r in found))
     if a.how == "back" and at > 0:
         # "that X": the one X the step just before returned, where its request named no
         # other X; else the one X the whole conversation has shown or the user has said
@@ -87,7 +77,7 @@ def meanings(a: ArgSpec, steps: list[StepRecord], at: int) -> set[str]:
             said = set().union(*(_said(s.args, owner) for s in scope))
             if len(keys) == 1 and said <= keys:
                 record = next(r for key, kind, r in _records(scope) if kind == owner)
-                return keys if a.via is None else _values_of_kind(record, a.kind)
+                return keys if a.via is None else values_of_kind(record, a.kind)
         return set()
     return set()
 

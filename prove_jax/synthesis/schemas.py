@@ -30,6 +30,7 @@ __all__ = [
     "record_fields",
     "schema_types",
     "strip_enums",
+    "values_of_kind",
     "walk_records",
 ]
 
@@ -252,3 +253,17 @@ def naming(element: dict, records: list, label: tuple[str, str]) -> list[tuple[s
         return [label]
     extra = describe(element, same)
     return [label, *extra] if extra else None
+
+
+def values_of_kind(record: dict, kind: str) -> set[str]:
+    """The values of `kind` a record holds in its own fields (its key when it is of that
+    kind, ids it points at, addresses in a `to` list)."""
+    out: set[str] = set()
+    for field, value in record.items():
+        items = value if isinstance(value, list) else [value]
+        for v in items:
+            if not isinstance(v, str) or not v:
+                continue
+            if entity_kind(field) == kind or (kind == "@email" and "@" in v):
+                out.add(v)
+    return out

@@ -138,9 +138,11 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         return f"{noun} {render_value(a.value)}{label}"
     if a.how == "entity":
         called = _called(a.label_field, a.label)
-        mine = a.owned if a.owned is not None else a.kind not in NOT_OWNED
-        named = rng.choice((f"the {noun} {called}", f"my {noun} {called}") if mine
-                           else (f"the {noun} {called}",))
+        # the record whose name the user says: the entity's own, or one that points at it
+        mine = a.owned if a.owned is not None else (a.via or a.kind) not in NOT_OWNED
+        det = rng.choice(("the", "my")) if mine else "the"
+        named = f"the {noun} of {det} {kind_noun(a.via)} {called}" if a.via \
+            else f"{det} {noun} {called}"
         return f"{named} {qualify(a.pairs, named_first=False)}" if a.pairs else named
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
