@@ -252,8 +252,9 @@ class _Machine:
                 continue
             args = {a: f.value for a, f in filled.items()}
             shown = [*self.run.steps, *lookups]
+            world = self._context_records()
             odd = implausible_call(node.name, node.read_only, args, shown,
-                                   user_of(shown, self._context_records()))
+                                   user_of(shown, world), world)
             if odd is not None and attempt < self.cfg.max_retries:
                 # a person would not ask for it (mail to themself): other values first
                 self.run.count("implausible_retries")

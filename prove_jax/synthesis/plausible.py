@@ -4,7 +4,11 @@ something no person would ask for. A row whose truth does one of these is droppe
 - a message, email, forward or invitation addressed to the user themself (the address an
   email the user sent or drafted is from, a profile marked `is_me`);
 - a forward that goes back to the email's own sender;
-- an offer or a message about a listing that is the user's own.
+- an offer or a message about a listing that is the user's own;
+- an expense filed under a category the world never files its merchant under (a transit
+  fare as Housing);
+- undoing what the chain itself just made or changed (set a budget, then delete it; add an
+  item to the cart, then remove it): a walk over the tools, not a goal.
 The user's identity comes from what the conversation's own steps returned, so the check needs
 no server knowledge beyond these field names.
 """
@@ -15,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from prove_jax.synthesis.records import StepRecord
-from prove_jax.synthesis.schemas import walk_records
+from prove_jax.synthesis.schemas import key_of, walk_records
 
 __all__ = ["implausible", "implausible_call", "user_of"]
 
@@ -23,6 +27,25 @@ RECIPIENTS = ("to", "cc", "bcc", "recipient", "recipients", "attendees", "invite
               "participants", "emails")
 OWN_FOLDERS = ("sent", "drafts")
 OFFER_TOOLS = ("make_offer", "send_message")
+UNDO_PREFIXES = ("delete", "remove", "cancel", "unlike", "unfollow", "unsave", "clear")
+
+
+def _made(step: StepRecord) -> set[str]:
+    """The records a write returned as what it made or changed: the payload itself, or the
+    items of its lists (a cart's lines), not records it only mentions (a payment's payee)."""
+    payload = step.payload
+    if not isinstance(payload, dict):
+        return set()
+    key = key_of(payload)
+    if key is not None:
+        return {payload[key[0]]} if isinstance(payload[key[0]], str) else set()
+    out = set()
+    for value in payload.values():
+        for item in value if isinstance(value, list) else [value]:
+            k = key_of(item) if isinstance(item, dict) else None
+            if k is not None and isinstance(item[k[0]], str):
+                out.add(item[k[0]])
+    return out
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -50,11 +73,18 @@ def user_of(steps: list[StepRecord], records: Iterable[dict] = ()) -> set[str]:
 
 
 def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRecord],
-                     me: set[str]) -> tuple[str, str] | None:
+                     me: set[str], world: Iterable[dict] = ()) -> tuple[str, str] | None:
     """(argument at fault, why) when a call of `tool` with `args`, after `shown`, is one no
-    person would ask for; None when nothing is found."""
+    person would ask for; None when nothing is found. `world`: other records the world is
+    known to hold (a sampled context's), beside those the steps showed."""
     if read_only:
         return None
+    merchant, category = args.get("merchant"), args.get("category_id")
+    if isinstance(merchant, str) and isinstance(category, str):
+        filed = {r["category_id"] for r in (*_records(shown), *world)
+                 if r.get("merchant") == merchant and isinstance(r.get("category_id"), str)}
+        if filed and category not in filed:
+            return "category_id", f"{tool}: {merchant} is never filed under {category}"
     for arg in RECIPIENTS:
         to_me = me.intersection(_strings(args.get(arg)))
         if to_me:
@@ -65,6 +95,11 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
         senders = {r.get("from_email") for r in records if r.get("email_id") == email}
         if senders.intersection(_strings(args.get("to"))):
             return "to", f"{tool}: forwards {email} back to its sender"
+    if tool.startswith(UNDO_PREFIXES):
+        made = set().union(set(), *(_made(s) for s in shown if not s.node.read_only))
+        for arg, value in args.items():
+            if arg.endswith("_id") and isinstance(value, str) and value in made:
+                return arg, f"{tool}: undoes what the chain made or changed ({value})"
     listing = args.get("listing_id")
     if tool in OFFER_TOOLS and isinstance(listing, str) and any(
             r.get("listing_id") == listing and r.get("is_mine") is True for r in records):

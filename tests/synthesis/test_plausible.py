@@ -52,3 +52,37 @@ def test_an_offer_on_the_users_own_listing_is_dropped_and_the_fault_is_named():
     theirs = [_step("search_listings", {}, {"listings": [{**mine, "is_mine": False}]}, True)]
     assert implausible_call("make_offer", False, {"listing_id": "lst_aaaaa2"}, theirs,
                             set()) is None
+
+
+def test_undoing_what_the_chain_just_made_is_dropped_but_acting_on_what_it_used_is_not():
+    budget = {"budget_id": "bud_aaaaa2", "category_id": "cat_aaaaa2", "limit": 300}
+    made = _step("set_budget", {"category_id": "cat_aaaaa2", "limit": 300}, budget)
+    undo = _step("delete_budget", {"budget_id": "bud_aaaaa2"}, {"deleted": True})
+    assert "undoes what the chain made" in implausible([made, undo])
+    cart = {"items": [{"item_id": "itm_aaaaa2", "quantity": 1}], "total": 5}
+    added = _step("add_to_cart", {"product_id": "prd_aaaaa2"}, cart)
+    assert implausible_call("remove_from_cart", False, {"item_id": "itm_aaaaa2"}, [added],
+                            set())[0] == "item_id"
+    # paying a payee, then removing them: the payment is what the write made, not the payee
+    paid = _step("pay_payee", {"payee_id": "pye_aaaaa2", "amount": 5},
+                 {"transaction_id": "txn_aaaaa2", "payee_id": "pye_aaaaa2"})
+    assert implausible([paid, _step("remove_payee", {"payee_id": "pye_aaaaa2"}, {})]) is None
+    # a read showed the budget: deleting it is what the user asked for
+    seen = _step("get_budget", {"budget_id": "bud_aaaaa2"}, budget, read_only=True)
+    assert implausible([seen, undo]) is None
+
+
+def test_an_expense_goes_under_a_category_the_world_files_its_merchant_under():
+    world = [{"expense_id": "exp_aaaaa2", "merchant": "Metro Transit", "category_id": "cat_03"},
+             {"expense_id": "exp_aaaaa3", "merchant": "Metro Transit", "category_id": "cat_09"}]
+    fare = {"merchant": "Metro Transit", "amount": 3.5}
+    assert implausible_call("add_expense", False, {**fare, "category_id": "cat_04"}, [], set(),
+                            world) == ("category_id",
+                                       "add_expense: Metro Transit is never filed under cat_04")
+    for fits in ("cat_03", "cat_09"):
+        assert implausible_call("add_expense", False, {**fare, "category_id": fits}, [], set(),
+                                world) is None
+    # a merchant the world has no expense at: nothing to go by
+    assert implausible_call("add_expense", False, {"merchant": "Corner Bakery",
+                                                   "category_id": "cat_04"}, [], set(),
+                            world) is None
