@@ -151,8 +151,8 @@ def _found(payload: Any, spec: ArgSpec, f: Filled, step: StepRecord) -> bool:
     it with what the user says of it (`spec`, as the dialogue states it)?"""
     values = f.value if isinstance(f.value, list) else [f.value]
     if spec.how == "entity":  # by the name the user says (a look-up's entity)
-        return f.kind is not None and spec.label is not None and \
-            _named(payload, f.kind, f.value, spec.label)
+        return f.kind is not None and spec.label is not None and len(values) == 1 and \
+            _named(payload, f.kind, values[0], spec.label)
     if spec.how == "literal":  # the user states the value
         shown = set(_strings(payload))
         return all(v in shown for v in values)

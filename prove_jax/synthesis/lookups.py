@@ -152,23 +152,25 @@ async def add_lookups(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled
     added: list[StepRecord] = []
     n_steps = len(done)
     for arg, f in list(filled.items()):
+        # one id, or a list of one ("invite ['p_k7qm2x']": the member 'Alice Usman')
+        one = f.value[0] if isinstance(f.value, list) and len(f.value) == 1 else f.value
         if f.source != "context" or not f.kind or f.kind.startswith("@") \
-                or not isinstance(f.value, str) or (not every and user_holds(f.value)):
+                or not isinstance(one, str) or (not every and user_holds(one)):
             continue
         label = f.entity.label if f.entity is not None else None
-        again = _reuse([*done, *added], f.kind, f.value, label) if label else None
+        again = _reuse([*done, *added], f.kind, one, label) if label else None
         if again is not None:
             index, element, siblings = again
             filled[arg] = Filled(f.value, "derived", f.kind, f.entity, index, element,
                                  len(siblings), siblings)
             continue
-        found = await _find(graph, node.server, f.kind, f.value, label, call, rng, stats) \
+        found = await _find(graph, node.server, f.kind, one, label, call, rng, stats) \
             if label else None
         entity = f.entity
         if found is None:  # "the seller of the listing 'Vespa'": found through a record
-            for owner in _owners(ctx, f.kind, f.value, rng):  # that points at it
+            for owner in _owners(ctx, f.kind, one, rng):  # that points at it
                 found = await _find(graph, node.server, owner.kind, owner.key, owner.label,
-                                    call, rng, stats, holds=(f.kind, f.value))
+                                    call, rng, stats, holds=(f.kind, one))
                 if found is not None:
                     entity, label = owner, owner.label
                     stats["via_lookups"] = stats.get("via_lookups", 0) + 1

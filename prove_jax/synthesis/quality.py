@@ -1,9 +1,9 @@
 """How the requests read and what skills the truth covers: the figures issue 23 judges a run
 by, computed on the kept conversations and written to stats.json under `quality`.
 
-- `ids_quoted`: normal rows where the string value of a truth argument named `id` or `*_id`
-  appears verbatim in the user's turns; `internal_ids_quoted` counts only ids a user would
-  not hold (lookups.user_holds).
+- `ids_quoted`: normal rows where the string value of a truth argument named `id` or `*_id`,
+  or an element of one named `*_ids`, appears verbatim in the user's turns;
+  `internal_ids_quoted` counts only ids a user would not hold (lookups.user_holds).
 - `template_fragments`: rows holding a phrase of the old template verbalizer.
 - `parallel`: normal rows with a step of two or more calls.
 - `cross_server`: normal rows where a step takes a value from a step on another server.
@@ -23,8 +23,10 @@ FRAGMENTS = ("the one whose", "that same one", "handle this", "the one from the 
 
 
 def _ids(args: dict[str, Any]) -> list[str]:
-    return [v for k, v in args.items()
-            if isinstance(v, str) and v and (k == "id" or k.endswith("_id"))]
+    """The ids a call takes: `id`, `*_id`, and each element of an `*_ids` list (channel
+    members to invite are as much quoted ids as one member)."""
+    return [v for k, value in args.items() if k == "id" or k.endswith(("_id", "_ids"))
+            for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v]
 
 
 def _share(hits: int, total: int) -> float:

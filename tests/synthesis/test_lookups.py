@@ -71,3 +71,22 @@ def test_a_name_that_does_not_single_the_entity_out_gives_no_look_up():
         assert calls == [("search_places", {"query": "Cafe 2"}), ("search_places", {})]
     finally:
         PLACES.pop(0)
+
+
+def test_a_list_of_one_entity_is_named_and_looked_up_like_one_value():
+    graph = build_graph(TOOLS)
+    ctx = Context("maps", 0)
+    ctx.add("search_places", {"places": PLACES}, listed=True)
+    target = PLACES[23]
+    filled = {"place_id": Filled([target["place_id"]], "context", "place",
+                                 ctx.entity("place", target["place_id"]))}
+
+    async def call(node, args):
+        return _search(node, args)
+
+    names = {("maps", t["name"]): t["name"] for t in TOOLS["maps"]}
+    added = asyncio.run(add_lookups(graph, graph.nodes["maps.save_place"], filled, [], ctx,
+                                    names, call, random.Random(0), {}))
+    assert [s.args for s in added] == [{"query": "Cafe 23"}]
+    f = filled["place_id"]
+    assert (f.source, f.value, f.from_step) == ("derived", [target["place_id"]], 0)
