@@ -48,6 +48,8 @@ class StepSpec:
     read_only: bool
     args: list[ArgSpec]
     index: int | None = None  # its step in the truth (None: not a truth step)
+    # yes/no arguments the call leaves out, at their default ("mark it as read")
+    defaults: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -135,7 +137,9 @@ def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = 
     args = [ArgSpec(a, f.value, "withheld") if a == withheld else arg_spec(a, f, steps, at)
             for a, f in step.filled.items()]
     n = step.node
-    return StepSpec(n.name, n.server, n.description, n.read_only, args, at)
+    defaults = {a: p["default"] for a, p in n.properties.items()
+                if a not in step.filled and isinstance(p.get("default"), bool)}
+    return StepSpec(n.name, n.server, n.description, n.read_only, args, at, defaults)
 
 
 MAX_ASKS_PER_TURN = 3  # a person asks for two or three things at once, not five

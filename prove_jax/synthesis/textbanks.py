@@ -151,6 +151,8 @@ TOOL_TEXT: dict[tuple[str, str], tuple[str, ...]] = {
                                     "Porch light at sunset", "Lock up at night"),
     ("create_device_group", "name"): ("Downstairs lights", "Bedroom", "Outdoor", "Speakers"),
     # addresses, people
+    ("add_payee", "name"): ("Lakeside Property Management", "Rosa Lopez",
+                            "Bright Futures Daycare", "City Power & Light", "Dr. Maya Patel"),
     ("add_address", "label"): _ADDRESS_LABELS,
     ("add_address", "recipient_name"): PEOPLE,
     ("book_hotel", "guest_name"): PEOPLE,

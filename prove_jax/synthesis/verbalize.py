@@ -130,7 +130,9 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     it (withheld for a clarification, or left vague)."""
     noun = _noun(a)
     if a.how in ("withheld", "vague"):
-        return None
+        # which one is left open ("delete an expense"): the assistant has to ask
+        return _some(noun, a.arg.endswith("_ids")) if a.kind or a.arg.endswith(
+            ("_id", "_ids")) else None
     if a.how == "literal":
         return _said(a.value)
     if a.how == "id":
@@ -158,10 +160,17 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     return None
 
 
+def _some(noun: str, many: bool) -> str:
+    """'an expense', 'some members': an entity the request leaves open."""
+    if many:
+        return f"some {noun}s"
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
 def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
     """One stated value as a clause of its own ("the amount set to 25", "the account 'X'"):
     for arguments a phrasing has no slot for, and for the generic wording."""
-    text = slot_text(a, rng)
+    text = slot_text(a, rng) if a.how not in ("withheld", "vague") else None
     if text is None:
         return None
     if a.how != "literal":  # a reference: its role says where it goes ("to the account 'X'")
@@ -250,6 +259,7 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
     ways = [w for w in phrasings(step.server, step.tool) if questions or not is_question(w)]
     rng.shuffle(ways)
     said = {a.arg: t for a in step.args if (t := slot_text(a, rng)) is not None}
+    said.update({arg: _said(v) for arg, v in step.defaults.items()})
     for way in ways:
         text = fill(way, said)
         if text is None:

@@ -57,3 +57,20 @@ def test_a_step_never_says_a_value_as_the_field_name():
         text = step_phrase(step, random.Random(seed))
         assert " as the " not in text and " set to " not in text and ", with with" not in text
         assert "5" in text and "'newest'" in text
+
+
+def test_an_entity_left_open_for_a_clarification_reads_as_a_vague_noun():
+    step = StepSpec("delete_expense", "budget", "Delete an expense.", False,
+                    [ArgSpec("expense_id", "exp_k7qm2x", "withheld")])
+    for seed in range(6):
+        text = step_phrase(step, random.Random(seed))
+        assert "an expense" in text and "exp_k7qm2x" not in text
+
+
+def test_a_yes_no_argument_the_call_leaves_out_is_said_at_its_default():
+    email = ArgSpec("email_id", "msg_k7qm2x", "entity", "email", "Plans", label_field="subject")
+    step = StepSpec("mark_as_read", "email", "Mark a message read or unread.", False, [email],
+                    defaults={"read": True})
+    texts = {step_phrase(step, random.Random(seed)) for seed in range(12)}
+    assert all("'Plans'" in t and "unread" not in t and "not read" not in t for t in texts)
+    assert any(t.endswith("as read") or t.endswith("to read") for t in texts)

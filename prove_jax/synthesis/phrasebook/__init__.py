@@ -16,9 +16,11 @@ A phrasing is a verb phrase in the user's voice that fits after "Could you ..." 
 - `[...]` is an optional part, said only when every slot in it has a value in the call (an
   optional argument left out, or a required one withheld for a clarification, drops it).
   Parts do not nest and each holds at least one slot.
-- Every required argument has a slot in every phrasing. A bare slot (outside `[...]`) whose
-  value the user does not state makes the phrasing unusable for that call (another one, or
-  the generic wording, is used).
+- Every required argument has a slot in every phrasing. An id slot whose entity the user
+  leaves open (withheld for a clarification) reads "an expense"; a yes/no slot the call
+  leaves out takes the schema's default; any other bare slot (outside `[...]`) whose value
+  the user does not state makes the phrasing unusable for that call (another one, or the
+  generic wording, is used).
 - Arguments a phrasing has no slot for, when the call has them, are appended by the
   verbalizer ("..., with the limit set to 5").
 """

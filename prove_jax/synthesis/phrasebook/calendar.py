@@ -12,6 +12,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "set up a {method} reminder for {event_id} {minutes_before} minutes before it starts",
         "make sure I get a heads-up {minutes_before} minutes before {event_id}"
         "[ (as a {method})]",
+        "add a reminder for {event_id}[, {minutes_before} minutes ahead][ by {method}]",
     ),
     "check_availability": (
         "check whether {email} is free between {start} and {end}",

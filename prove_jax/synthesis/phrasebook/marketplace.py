@@ -45,6 +45,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "make an offer of {amount} on {listing_id}",
         "bid {amount} on {listing_id}[ and tell the seller {message}]",
         "ask the seller of {listing_id} if they'd take {amount}",
+        "make an offer[ of {amount}] on {listing_id}[ saying {message}]",
     ),
     "remove_listing": (
         "take down {listing_id}",

@@ -128,5 +128,6 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "leave a {rating}-star review on {product_id} with the headline {title} and the text "
         "{body}",
         "give {product_id} {rating} out of 5 stars; headline {title}, review text {body}",
+        "write a {rating}-star review of {product_id}[ titled {title}][ saying {body}]",
     ),
 }

@@ -65,6 +65,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "submit an order: {side} {quantity} of {symbol}[, type {order_type}]"
         "[, time in force {time_in_force}]",
         "trade {quantity} shares of {symbol}[, side {side}][ with a limit price of {limit_price}]",
+        "place a {side} order for[ {quantity} shares of] {symbol}",
     ),
     "remove_from_watchlist": (
         "remove {symbol} from my watchlist",
