@@ -104,7 +104,8 @@ class Context:
             for key, ent in self.entities[kind].items():
                 full = sum(v is not None and v != "" for v in ent.fields.values())
                 empty = any(ent.fields.get(f) == 0 for f in NONZERO)
-                if full >= MIN_FIELDS and not empty:
+                # an id and a name are enough to name it by (a watchlist 'Main')
+                if (full >= MIN_FIELDS or ent.label is not None) and not empty:
                     kept[key] = ent
                 else:
                     self.filtered += 1

@@ -81,7 +81,7 @@ def _noun(a: ArgSpec) -> str:
     return humanize(base)
 
 
-_VALUE_NOUNS = {"@email": "email address", "@phone": "phone number"}
+_VALUE_NOUNS = {"@email": "email address", "@phone": "phone number", "@symbol": "stock"}
 # Kinds a user finds rather than owns: "my listing" would be wrong for someone else's
 NOT_OWNED = frozenset({"place", "listing", "post", "product", "store", "hotel", "restaurant",
                        "user", "member", "issue", "sprint", "project", "channel", "center",
