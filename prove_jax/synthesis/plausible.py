@@ -8,7 +8,8 @@ something no person would ask for. A row whose truth does one of these is droppe
 - an expense filed under a category the world never files its merchant under (a transit
   fare as Housing);
 - undoing what the chain itself just made or changed (set a budget, then delete it; add an
-  item to the cart, then remove it): a walk over the tools, not a goal.
+  item to the cart, then remove it), or reversing its own call (unfollow a user, then
+  follow them): a walk over the tools, not a goal.
 The user's identity comes from what the conversation's own steps returned, so the check needs
 no server knowledge beyond these field names.
 """
@@ -28,6 +29,22 @@ RECIPIENTS = ("to", "cc", "bcc", "recipient", "recipients", "attendees", "invite
 OWN_FOLDERS = ("sent", "drafts")
 OFFER_TOOLS = ("make_offer", "send_message")
 UNDO_PREFIXES = ("delete", "remove", "cancel", "unlike", "unfollow", "unsave", "clear")
+# first words that reverse each other: follow then unfollow the same user is no goal
+OPPOSITES = (("add", "remove"), ("join", "leave"), ("lock", "unlock"), ("like", "unlike"),
+             ("follow", "unfollow"), ("freeze", "unfreeze"), ("enable", "disable"),
+             ("archive", "unarchive"), ("save", "unsave"), ("mute", "unmute"))
+
+
+def _reverses(tool: str, other: str) -> bool:
+    """Does `tool` reverse `other` ("unfollow_user" after "follow_user", "remove_from_cart"
+    after "add_to_cart")?"""
+    head, _, rest = tool.partition("_")
+    other_head, _, other_rest = other.partition("_")
+    if (head, other_head) not in OPPOSITES and (other_head, head) not in OPPOSITES:
+        return False
+    strip = {"to", "from", "in", "on", "of"}
+    return [w for w in rest.split("_") if w not in strip] == \
+        [w for w in other_rest.split("_") if w not in strip]
 
 
 def _made(step: StepRecord) -> set[str]:
@@ -100,6 +117,13 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
         for arg, value in args.items():
             if arg.endswith("_id") and isinstance(value, str) and value in made:
                 return arg, f"{tool}: undoes what the chain made or changed ({value})"
+    for step in shown:
+        if not step.node.read_only and _reverses(tool, step.node.name):
+            # on the same records: every id both calls take is equal (the same watcher
+            # of the same issue, not another watcher)
+            shared = [a for a in args if a.endswith(("_id", "_ids")) and a in step.args]
+            if shared and all(args[a] == step.args[a] for a in shared):
+                return shared[0], f"{tool}: reverses {step.node.name} on {args[shared[0]]}"
     listing = args.get("listing_id")
     if tool in OFFER_TOOLS and isinstance(listing, str) and any(
             r.get("listing_id") == listing and r.get("is_mine") is True for r in records):

@@ -81,6 +81,8 @@ def _noun(a: ArgSpec) -> str:
     return humanize(base)
 
 
+# values a person reaches through their owner by naming the owner ("email Umar Lopez")
+_SAID_AS_OWNER = frozenset({"@email", "@phone"})
 _VALUE_NOUNS = {"@email": "email address", "@phone": "phone number", "@symbol": "stock"}
 # Kinds a user finds rather than owns: "my listing" would be wrong for someone else's
 NOT_OWNED = frozenset({"place", "listing", "post", "product", "store", "hotel", "restaurant",
@@ -145,11 +147,15 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         det = rng.choice(("the", "my")) if mine else "the"
         named = f"the {noun} of {det} {kind_noun(a.via)} {called}" if a.via \
             else f"{det} {noun} {called}"
+        if a.via and a.kind in _SAID_AS_OWNER:  # "email the user 'Umar Lopez'"
+            named = f"{det} {kind_noun(a.via)} {called}"
         return f"{named} {qualify(a.pairs, named_first=False)}" if a.pairs else named
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
             field, value = a.pairs[0]  # its name: "the budget 'Food'"
             return f"the {noun} {_called(field, value) if isinstance(value, str) else _said(value)}"
+        if a.via and a.kind in _SAID_AS_OWNER:  # "email the member 'Samir Horvath'"
+            return f"the {kind_noun(a.via)} {qualify(a.pairs)}"
         if a.via:
             return f"the {noun} of the {kind_noun(a.via)} {qualify(a.pairs)}"
         return f"the {noun} {qualify(a.pairs)}"
@@ -176,8 +182,8 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how != "literal":  # a reference: its role says where it goes ("to the account 'X'")
         role = _ROLES.get(a.arg.split("_", 1)[0])
         return f"{role} {text}" if role else text
-    if isinstance(a.value, bool):
-        return f"{humanize(a.arg)}: {text}"
+    if isinstance(a.value, bool):  # "with auto record on"
+        return f"with {humanize(a.arg)} {'on' if a.value else 'off'}"
     return literal_clause(a.arg, text, rng)
 
 

@@ -146,6 +146,7 @@ _LITERAL_FORMS = {
     "check_out": ("checking out {v}",), "payment_method": ("paying by {v}",),
     "method": ("paying by {v}",), "color": ("in {v}",), "rating": ("rating it {v}",),
     "quantity": ("quantity {v}",), "next_step": ("with the next step {v}",),
+    "side": ("on the {v} side",),
 }
 
 

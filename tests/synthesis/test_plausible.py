@@ -86,3 +86,20 @@ def test_an_expense_goes_under_a_category_the_world_files_its_merchant_under():
     assert implausible_call("add_expense", False, {"merchant": "Corner Bakery",
                                                    "category_id": "cat_04"}, [], set(),
                             world) is None
+
+
+def test_reversing_the_chains_own_call_on_the_same_records_is_dropped():
+    unfollow = _step("unfollow_user", {"user_id": "u_aaaaa2"}, {"following": False})
+    assert implausible_call("follow_user", False, {"user_id": "u_aaaaa2"}, [unfollow],
+                            set()) == ("user_id", "follow_user: reverses unfollow_user on "
+                                                  "u_aaaaa2")
+    assert implausible_call("follow_user", False, {"user_id": "u_bbbbb2"}, [unfollow],
+                            set()) is None
+    # another watcher of the same issue is a different record
+    add = _step("add_watcher", {"issue_id": "WEB-6", "user_id": "u_aaaaa2"}, {})
+    assert implausible_call("remove_watcher", False, {"issue_id": "WEB-6",
+                                                      "user_id": "u_bbbbb2"}, [add],
+                            set()) is None
+    assert implausible_call("remove_watcher", False, {"issue_id": "WEB-6",
+                                                      "user_id": "u_aaaaa2"}, [add],
+                            set())[0] == "issue_id"
