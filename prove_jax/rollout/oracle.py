@@ -4,7 +4,8 @@ For every request it writes what a perfect assistant would write next: the calls
 truth step of the current user turn (parallel calls of a step in one turn) in the family's
 tool-call syntax, and after the last step of that user turn a short final answer — a question
 for the missing value when the next user turn supplies it (clarification), a refusal when the
-needed tool is not offered (abstention), else a short "done". The text is tokenized with the
+needed tool is not offered (abstention), else what the turn's tools returned (answers.py),
+read from the request's context. The text is tokenized with the
 chat's tokenizer and ends with the family's end-of-turn token; log-probs are 0.0.
 
 Uses: SFT demonstrations (`prove_jax.data.sft`), and validating the harness — the oracle must
@@ -22,6 +23,7 @@ what an abstention row asked for); see `load_meta`. A task with one user turn ne
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from prove_jax.rollout.answers import summarize, tool_results
 from prove_jax.rollout.policy import Generation, GenerationRequest
 from prove_jax.rollout.task import Task
 from prove_jax.tools.chat import ChatFormat
@@ -46,6 +49,7 @@ class Reply:
     calls: tuple[dict, ...] = ()  # the calls made for this user turn
     missing: str | None = None  # ask: the argument the user has not given yet
     tool: str | None = None  # refuse: the tool asked for that is not offered (None: unknown)
+    results: tuple[str, ...] = ()  # done: what the turn's calls returned, as shown
 
 
 def _words(name: str) -> str:
@@ -63,9 +67,10 @@ def default_answer(reply: Reply) -> str:
                     "this request.")
         return (f"Sorry, I can't do that: I don't have a tool to {_words(reply.tool)}, so this "
                 f"request can't be completed with the tools available to me.")
+    if reply.results:  # what the tools returned, not which tools ran
+        return summarize(list(reply.results))
     if reply.calls:
-        names = ", ".join(dict.fromkeys(c["name"] for c in reply.calls))
-        return f"Done. I took care of that using {names}. Is there anything else you need?"
+        return "Done. Is there anything else you need?"
     return "Understood. Is there anything else you need?"
 
 
@@ -161,9 +166,11 @@ class OraclePolicy:
         self._texts: dict[str, list[list[str]]] = {}
         self._tokens: dict[str, list[list[list[int]]]] = {}
         self._offsets: dict[str, list[int]] = {}  # assistant turns before each user turn
+        self._replies: dict[str, list[Reply]] = {}  # each user turn's final answer
         for task_id, task in tasks.items():
-            texts = [[self._text(item) for item in turn]
-                     for turn in plan_turns(task, meta.get(task_id), drop_last_call)]
+            plan = plan_turns(task, meta.get(task_id), drop_last_call)
+            self._replies[task_id] = [turn[-1] for turn in plan]
+            texts = [[self._text(item) for item in turn] for turn in plan]
             self._texts[task_id] = texts
             self._tokens[task_id] = [[chat.encode(t + chat.eot_text) for t in turn]
                                      for turn in texts]
@@ -202,6 +209,14 @@ class OraclePolicy:
             raise ValueError(f"OraclePolicy: task {request.task_id!r}: assistant turn "
                              f"{request.assistant_turn} comes before user turn {u}'s first")
         # Past the plan (a cap or a deviation): repeat the turn's final answer.
-        tokens = turns[u][min(i, len(turns[u]) - 1)][:request.max_new_tokens]
+        j = min(i, len(turns[u]) - 1)
+        tokens = turns[u][j]
+        reply = self._replies[request.task_id][u]
+        if j == len(turns[u]) - 1 and reply.kind == "done" and reply.calls:
+            # the answer reports what this turn's calls returned, read from the context
+            shown = tool_results(self.chat.decode(request.tokens), len(reply.calls))
+            text = self.answer(dataclasses.replace(reply, results=tuple(shown)))
+            tokens = self.chat.encode(text + self.chat.eot_text)
+        tokens = tokens[:request.max_new_tokens]
         finish = "stop" if tokens and tokens[-1] == self.chat.eot_id else "length"
         return Generation(tokens, [0.0] * len(tokens), finish)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 
 import grain
 import pytest
@@ -78,7 +79,15 @@ async def test_mask_is_exactly_the_assistant_turns(dataset, chat, tmp_path):
         assert len(tokens) == len(mask) and set(mask) == {0, 1} and mask[-1] == 1
         said = [chat.decode(run_) for run_ in _runs(tokens, mask, 1)]
         planned = [t + EOT for turn in oracle.texts(task.id) for t in turn]
-        assert said == planned, task.id  # every assistant turn, and nothing else, is masked
+        # every assistant turn, and nothing else, is masked: the calls as planned, then one
+        # answer per user turn (an answer reports results only the episode saw, below)
+        assert [t for t in said if "<tool_call>" in t] == \
+            [t for t in planned if "<tool_call>" in t], task.id
+        assert len(said) == len(planned), task.id
+        shown = "".join(results[task.id])
+        for answer in (t for t in said if "<tool_call>" not in t and t not in planned):
+            quoted = re.findall(r"'([^']+)'", answer)
+            assert all(q.removesuffix("...") in shown for q in quoted), (task.id, answer)
         # Independently of the oracle's text: the call turns carry the truth's calls in order,
         # and each user turn ends with a call-free answer.
         calls = [json.loads(block.split("</tool_call>")[0])
