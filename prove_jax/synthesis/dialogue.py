@@ -235,6 +235,13 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
         if not chain_ids:
             return "chain_too_short"
         h = min(plan.hide_pos, len(chain_ids) - 1)
+        # only an action is hidden: a question another offered read could still answer in
+        # part ("tell me about the place X" with search_places offered) is no abstention,
+        # and refusing it would teach the wrong habit
+        h = next((k for k in range(h, len(chain_ids)) if not steps[chain_ids[k]].node.read_only),
+                 None)
+        if h is None:
+            return "hidden_tool_reads"
         hidden = steps[chain_ids[h]]
         if h == 0:
             spec.kind = "abstention"

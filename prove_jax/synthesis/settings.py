@@ -39,7 +39,7 @@ class SynthConfig:
     max_distractors: int = 8
     p_enum_strip: float = 0.3
     p_unsatisfiable: float = 0.05
-    p_missing_function: float = 0.065
+    p_missing_function: float = 0.14
     min_chain: int = 2
     max_chain: int = 5
     p_cross_server: float = 1.0  # a partner server allowed; about 1 in 6 realizes a flow

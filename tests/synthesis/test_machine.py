@@ -164,18 +164,23 @@ def test_continuation_clarification_turn():
     assert [t.role for t in shaped.spec.turns] == ["request", "request", "supply"]
 
 
-def test_continuation_missing_function_and_too_short():
-    steps = _steps()
+def test_continuation_missing_function_hides_only_an_action_and_too_short():
+    steps = _steps()  # list_items (a read), archive_item (an action), get_item (a read)
+    # a read is not hidden: another offered read may answer it in part, so refusing would
+    # be wrong; the action after it is hidden instead, asked for after the truth's steps
     first = shape(toy.plan([], variant="missing_function", hide_pos=0), steps, 2, 3,
                   random.Random(0), ["toy"], "2026-06-15")
-    assert first.kind == "abstention" and first.steps == [] and first.hidden == "toy.list_items"
-    assert [t.role for t in first.spec.turns] == ["request", "insist"]
-    later = shape(toy.plan([], variant="missing_function", hide_pos=2), steps, 2, 3,
-                  random.Random(0), ["toy"], "2026-06-15")
-    assert later.kind == "normal" and [s.name for s in later.steps] == ["list_items",
-                                                                       "archive_item"]
-    assert later.hidden == "toy.get_item"
-    assert later.spec.turns[-1].steps[0].tool == "get_item"  # asked for, not in the truth
+    assert first.kind == "normal" and first.hidden == "toy.archive_item"
+    assert [s.name for s in first.steps] == ["list_items"]
+    assert first.spec.turns[-1].steps[0].tool == "archive_item"  # asked for, not in the truth
+    assert shape(toy.plan([], variant="missing_function", hide_pos=2), steps, 2, 3,
+                 random.Random(0), ["toy"], "2026-06-15") == "hidden_tool_reads"
+    act = _run(["archive_item", "list_items", "get_item"], seed=1)[0].steps  # action first
+    refused = shape(toy.plan([], variant="missing_function", hide_pos=0), act, 2, 3,
+                    random.Random(0), ["toy"], "2026-06-15")
+    assert refused.kind == "abstention" and refused.steps == []
+    assert refused.hidden == "toy.archive_item"
+    assert [t.role for t in refused.spec.turns] == ["request", "insist"]
     assert shape(toy.plan([]), steps[:1], 2, 3, random.Random(0), ["toy"],
                  "2026-06-15") == "chain_too_short"
 
