@@ -119,6 +119,13 @@ def _prefer(options: list, records: list[dict | None], words: frozenset[str],
     return options
 
 
+_STOPWORDS = frozenset((
+    "the", "and", "for", "with", "from", "out", "not", "but", "are", "was", "has", "have",
+    "you", "your", "our", "all", "any", "can", "new", "now", "this", "that", "into", "over",
+    "after", "before", "about", "just", "still", "again", "anyone", "some", "who", "how",
+    "what", "when", "why", "got", "get", "its", "let", "off", "too", "very", "will", "would"))
+
+
 class ValueFiller:
     """Fills one tool's arguments for one conversation (its rng makes the choices)."""
 
@@ -309,7 +316,10 @@ class ValueFiller:
             if label is None:
                 continue
             words = [w.strip(".,:;()'\"") for w in label[1].split()]
-            words = [w for w in words if len(w) >= 3 and w.isalnum()]
+            # a word a person would search for: not "the", "for", "out" ("find messages
+            # mentioning 'the'" came out of a reading check)
+            words = [w for w in words if len(w) >= 3 and w.isalnum()
+                     and w.lower() not in _STOPWORDS]
             if words:
                 word = rng.choice(words)
                 if check_value(word, schema):
