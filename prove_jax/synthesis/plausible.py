@@ -8,8 +8,9 @@ something no person would ask for. A row whose truth does one of these is droppe
 - an expense filed under a category the world never files its merchant under (a transit
   fare as Housing);
 - undoing what the chain itself just made or changed (set a budget, then delete it; add an
-  item to the cart, then remove it), or reversing its own call (unfollow a user, then
-  follow them): a walk over the tools, not a goal.
+  item to the cart, then remove it), reversing its own call (unfollow a user, then follow
+  them), or acting on what it removed or left (leave a channel, then post in it): a walk over
+  the tools, not a goal.
 The user's identity comes from what the conversation's own steps returned, so the check needs
 no server knowledge beyond these field names.
 """
@@ -124,6 +125,16 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
             shared = [a for a in args if a.endswith(("_id", "_ids")) and a in step.args]
             if shared and all(args[a] == step.args[a] for a in shared):
                 return shared[0], f"{tool}: reverses {step.node.name} on {args[shared[0]]}"
+        gone = step.node.name.startswith((*UNDO_PREFIXES, "leave")) and not step.node.read_only
+        if gone:  # acting on what the chain itself removed or left (post in a channel it left)
+            # the record it removed is the one its name says (delete_event: the event), not
+            # every id it took (remove_watcher leaves the issue in place)
+            key = step.node.name.rsplit("_", 1)[-1] + "_id"
+            taken = [a for a, v in args.items() if a.endswith("_id") and isinstance(v, str)
+                     and step.args.get(key) == v]
+            if taken:
+                return taken[0], f"{tool}: acts on {args[taken[0]]}, which " \
+                    f"{step.node.name} removed"
     listing = args.get("listing_id")
     if tool in OFFER_TOOLS and isinstance(listing, str) and any(
             r.get("listing_id") == listing and r.get("is_mine") is True for r in records):

@@ -16,7 +16,7 @@ from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
 from prove_jax.synthesis.phrasebook import fill, phrasings, slots
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
-from prove_jax.synthesis.wording import literal_clause, qualify
+from prove_jax.synthesis.wording import bool_clause, literal_clause, qualify
 
 __all__ = [
     "TemplateVerbalizer",
@@ -182,8 +182,8 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how != "literal":  # a reference: its role says where it goes ("to the account 'X'")
         role = _ROLES.get(a.arg.split("_", 1)[0])
         return f"{role} {text}" if role else text
-    if isinstance(a.value, bool):  # "with auto record on"
-        return f"with {humanize(a.arg)} {'on' if a.value else 'off'}"
+    if isinstance(a.value, bool):  # "replacing what is there", "with auto record on"
+        return bool_clause(a.arg, a.value)
     return literal_clause(a.arg, text, rng)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
-__all__ = ["literal_clause", "qualify", "when"]
+__all__ = ["bool_clause", "literal_clause", "qualify", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -146,8 +146,47 @@ _LITERAL_FORMS = {
     "check_out": ("checking out {v}",), "payment_method": ("paying by {v}",),
     "method": ("paying by {v}",), "color": ("in {v}",), "rating": ("rating it {v}",),
     "quantity": ("quantity {v}",), "next_step": ("with the next step {v}",),
-    "side": ("on the {v} side",),
+    "side": ("on the {v} side",), "guests": ("for {v} guests",), "rooms": ("{v} rooms",),
+    "kind": ("of type {v}",), "type": ("of type {v}",),
+    "duration_minutes": ("for {v} minutes",), "new_start": ("to start {v}",),
+    "relation": ("as {v}",), "alert_threshold": ("alerting me at {v} percent",),
+    "stage": ("at stage {v}",), "lifecycle_stage": ("at stage {v}",),
+    "recurrence": ("repeating {v}",),
 }
+
+
+# Yes/no arguments a phrasing has no slot for, as a person says them: (yes, no)
+_BOOL_FORMS = {
+    "overwrite": ("replacing what is there", "without replacing anything"),
+    "allow_overlap": ("even if it overlaps something", "only if it overlaps nothing"),
+    "reply_all": ("to everyone on the thread", "to the sender only"),
+    "auto_record": ("recording it automatically", "without recording it"),
+    "unread_only": ("only the unread ones", "read or not"),
+    "recursive": ("with everything inside", "without going into subfolders"),
+    "vegetarian_only": ("vegetarian dishes only", "vegetarian or not"),
+    "waiting_room": ("with a waiting room", "without a waiting room"),
+    "open_now": ("open right now", "open or not"),
+    "replace_cart": ("replacing what is in my cart", "keeping what is in my cart"),
+    "has_attachments": ("only ones with attachments", "only ones without attachments"),
+    "include_closed": ("closed ones included", "leaving out closed ones"),
+    "reverse": ("in reverse order", "in the usual order"),
+    "set_default": ("and make it my default", "without making it my default"),
+    "pickup_only": ("only stores with pickup", "any store"),
+    "unique": ("without duplicates", "keeping duplicates"),
+    "parents": ("creating parent folders as needed", "without creating parent folders"),
+    "in_stock_only": ("only what's in stock", "in stock or not"),
+    "ignore_case": ("ignoring case", "matching case exactly"),
+    "enabled": ("turned on", "turned off"),
+}
+
+
+def bool_clause(arg: str, value: bool) -> str:
+    """A yes/no value a phrasing has no slot for: "replacing what is there", else "with
+    auto record on"."""
+    forms = _BOOL_FORMS.get(arg)
+    if forms:
+        return forms[0] if value else forms[1]
+    return f"with {humanize(arg)} {'on' if value else 'off'}"
 
 
 def literal_clause(arg: str, text: str, rng: random.Random) -> str:

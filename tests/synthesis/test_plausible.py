@@ -103,3 +103,15 @@ def test_reversing_the_chains_own_call_on_the_same_records_is_dropped():
     assert implausible_call("remove_watcher", False, {"issue_id": "WEB-6",
                                                       "user_id": "u_aaaaa2"}, [add],
                             set())[0] == "issue_id"
+
+
+def test_acting_on_what_the_chain_removed_or_left_is_dropped():
+    left = _step("leave_channel", {"channel_id": "ch_aaaaa2"}, {"left": True})
+    assert implausible_call("post_message", False, {"channel_id": "ch_aaaaa2", "text": "Hi"},
+                            [left], set())[0] == "channel_id"
+    assert implausible_call("post_message", False, {"channel_id": "ch_bbbbb2", "text": "Hi"},
+                            [left], set()) is None
+    # removing a watcher leaves the issue: commenting on it is fine
+    unwatch = _step("remove_watcher", {"issue_id": "WEB-6", "user_id": "u_aaaaa2"}, {})
+    assert implausible_call("add_comment", False, {"issue_id": "WEB-6", "body": "x"},
+                            [unwatch], set()) is None

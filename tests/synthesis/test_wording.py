@@ -5,7 +5,7 @@ import random
 
 from prove_jax.synthesis.dialogue import ArgSpec, StepSpec
 from prove_jax.synthesis.verbalize import slot_text, step_phrase
-from prove_jax.synthesis.wording import literal_clause, qualify, when
+from prove_jax.synthesis.wording import bool_clause, literal_clause, qualify, when
 
 
 def test_times_read_as_a_person_says_them():
@@ -74,3 +74,9 @@ def test_a_yes_no_argument_the_call_leaves_out_is_said_at_its_default():
     texts = {step_phrase(step, random.Random(seed)) for seed in range(12)}
     assert all("'Plans'" in t and "unread" not in t and "not read" not in t for t in texts)
     assert any(t.endswith("as read") or t.endswith("to read") for t in texts)
+
+
+def test_yes_no_extras_read_as_words_a_person_uses():
+    assert bool_clause("overwrite", True) == "replacing what is there"
+    assert bool_clause("reply_all", False) == "to the sender only"
+    assert bool_clause("dry_run", True) == "with dry run on"  # no words of its own yet
