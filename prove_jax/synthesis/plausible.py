@@ -29,7 +29,8 @@ RECIPIENTS = ("to", "cc", "bcc", "recipient", "recipients", "attendees", "invite
               "participants", "emails")
 OWN_FOLDERS = ("sent", "drafts")
 OFFER_TOOLS = ("make_offer", "send_message")
-UNDO_PREFIXES = ("delete", "remove", "cancel", "unlike", "unfollow", "unsave", "clear")
+UNDO_PREFIXES = ("delete", "remove", "cancel", "unlike", "unfollow", "unsave", "clear", "leave",
+                 "rm")
 # first words that reverse each other: follow then unfollow the same user is no goal
 OPPOSITES = (("add", "remove"), ("join", "leave"), ("lock", "unlock"), ("like", "unlike"),
              ("follow", "unfollow"), ("freeze", "unfreeze"), ("enable", "disable"),
@@ -116,7 +117,8 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
     if tool.startswith(UNDO_PREFIXES):
         made = set().union(set(), *(_made(s) for s in shown if not s.node.read_only))
         for arg, value in args.items():
-            if arg.endswith("_id") and isinstance(value, str) and value in made:
+            if (arg.endswith("_id") or arg == "path") and isinstance(value, str) \
+                    and value in made:
                 return arg, f"{tool}: undoes what the chain made or changed ({value})"
     for step in shown:
         if not step.node.read_only and _reverses(tool, step.node.name):
@@ -125,7 +127,7 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
             shared = [a for a in args if a.endswith(("_id", "_ids")) and a in step.args]
             if shared and all(args[a] == step.args[a] for a in shared):
                 return shared[0], f"{tool}: reverses {step.node.name} on {args[shared[0]]}"
-        gone = step.node.name.startswith((*UNDO_PREFIXES, "leave")) and not step.node.read_only
+        gone = step.node.name.startswith(UNDO_PREFIXES) and not step.node.read_only
         if gone:  # acting on what the chain itself removed or left (post in a channel it left)
             # the record it removed is the one its name says (delete_event: the event), not
             # every id it took (remove_watcher leaves the issue in place)

@@ -160,6 +160,8 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
             return f"the {noun} of the {kind_noun(a.via)} {qualify(a.pairs)}"
         return f"the {noun} {qualify(a.pairs)}"
     if a.how == "back":
+        if a.via and a.kind in _SAID_AS_OWNER:  # "email that contact"
+            return f"that {kind_noun(a.via)}"
         if a.via:
             return f"the {noun} of that {kind_noun(a.via)}"
         return rng.choice(P.BACK_MADE if a.made else P.BACK).format(noun=noun)

@@ -115,3 +115,15 @@ def test_acting_on_what_the_chain_removed_or_left_is_dropped():
     unwatch = _step("remove_watcher", {"issue_id": "WEB-6", "user_id": "u_aaaaa2"}, {})
     assert implausible_call("add_comment", False, {"issue_id": "WEB-6", "body": "x"},
                             [unwatch], set()) is None
+
+
+def test_making_a_file_or_joining_then_removing_it_is_dropped():
+    made = _step("touch", {"path": "/home/a/notes.txt"}, {"path": "/home/a/notes.txt",
+                                                         "size": 0})
+    assert implausible_call("rm", False, {"path": "/home/a/notes.txt"}, [made],
+                            set())[0] == "path"
+    assert implausible_call("rm", False, {"path": "/home/a/old.txt"}, [made], set()) is None
+    invited = _step("invite_to_channel", {"channel_id": "ch_aaaaa2", "member_ids": ["p_1"]},
+                    {"channel_id": "ch_aaaaa2", "name": "pets"})
+    assert implausible_call("leave_channel", False, {"channel_id": "ch_aaaaa2"}, [invited],
+                            set())[0] == "channel_id"

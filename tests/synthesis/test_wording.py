@@ -80,3 +80,11 @@ def test_yes_no_extras_read_as_words_a_person_uses():
     assert bool_clause("overwrite", True) == "replacing what is there"
     assert bool_clause("reply_all", False) == "to the sender only"
     assert bool_clause("dry_run", True) == "with dry run on"  # no words of its own yet
+
+
+def test_an_address_is_said_through_its_owner():
+    back = ArgSpec("to", ["ana@x.com"], "back", "@email", via="contact")
+    assert slot_text(back, random.Random(0)) == "that contact"
+    named = ArgSpec("to", ["ana@x.com"], "entity", "@email", "Ana Silva", via="member",
+                    label_field="name")
+    assert slot_text(named, random.Random(0)) == "the member 'Ana Silva'"
