@@ -7,7 +7,6 @@ referred back to ("that payment") or singled out by what distinguishes them in t
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from typing import Any
@@ -16,7 +15,13 @@ from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
 from prove_jax.synthesis.phrasebook import fill, phrasings, slots
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
-from prove_jax.synthesis.wording import bool_clause, literal_clause, qualify
+from prove_jax.synthesis.wording import (
+    bool_clause,
+    literal_clause,
+    qualify,
+    render_value,
+    said,
+)
 
 __all__ = [
     "TemplateVerbalizer",
@@ -27,17 +32,6 @@ __all__ = [
     "render_value",
     "slot_text",
 ]
-
-
-def render_value(value: Any) -> str:
-    """A value as it appears in text; strings quoted so the model can copy them exactly."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"' if "'" in value else f"'{value}'"
-    if isinstance(value, list):
-        return ", ".join(render_value(v) for v in value)
-    return json.dumps(value)
 
 
 def _raw(value: Any) -> list[str]:
@@ -96,24 +90,6 @@ def kind_noun(kind: str) -> str:
     return _KIND_NOUNS.get(kind, humanize(kind))
 
 
-def _number(value: Any) -> str:
-    """25.0 -> '25', 12.5 -> '12.5' (the reward compares numbers by value)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return json.dumps(value)
-
-
-def _said(value: Any) -> str:
-    """A value as the user says it inside a sentence."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (int, float)):
-        return _number(value)
-    if isinstance(value, list):
-        return ", ".join(_said(v) for v in value)
-    return render_value(value)
-
-
 # Labels that read as a phrase after the noun rather than as a quoted name
 _LABEL_PHRASES = {"last4": "ending in {}", "hotel_name": "at {}", "store_name": "at {}",
                   "flight_number": "on flight {}", "destination_name": "to {}",
@@ -136,7 +112,7 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         return _some(noun, a.arg.endswith("_ids")) if a.kind or a.arg.endswith(
             ("_id", "_ids")) else None
     if a.how == "literal":
-        return _said(a.value)
+        return said(a.value)
     if a.how == "id":
         label = f" ({a.label})" if a.label and a.label != a.value else ""
         return f"{noun} {render_value(a.value)}{label}"
@@ -153,7 +129,7 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
             field, value = a.pairs[0]  # its name: "the budget 'Food'"
-            return f"the {noun} {_called(field, value) if isinstance(value, str) else _said(value)}"
+            return f"the {noun} {_called(field, value) if isinstance(value, str) else said(value)}"
         if a.via and a.kind in _SAID_AS_OWNER:  # "email the member 'Samir Horvath'"
             return f"the {kind_noun(a.via)} {qualify(a.pairs)}"
         if a.via:
@@ -266,10 +242,10 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
     question ("what's in my basket") only where `questions` allows it: a turn of one step."""
     ways = [w for w in phrasings(step.server, step.tool) if questions or not is_question(w)]
     rng.shuffle(ways)
-    said = {a.arg: t for a in step.args if (t := slot_text(a, rng)) is not None}
-    said.update({arg: _said(v) for arg, v in step.defaults.items()})
+    texts = {a.arg: t for a in step.args if (t := slot_text(a, rng)) is not None}
+    texts.update({arg: said(v) for arg, v in step.defaults.items()})
     for way in ways:
-        text = fill(way, said)
+        text = fill(way, texts)
         if text is None:
             continue
         used = set(slots(way))
@@ -316,8 +292,8 @@ class TemplateVerbalizer:
             return rng.choice(P.SUPPLY).format(arg=humanize(turn.supply.arg),
                                                value=render_value(turn.supply.value))
         if turn.role == "insist":  # never the same insistence twice in a conversation
-            said = sum(x.role == "insist" for x in spec.turns[:t])
-            return P.INSIST[(spec.persona + said) % len(P.INSIST)]
+            asked = sum(x.role == "insist" for x in spec.turns[:t])
+            return P.INSIST[(spec.persona + asked) % len(P.INSIST)]
         phrases = [step_phrase(s, rng, questions=len(turn.steps) == 1) for s in turn.steps]
         if len(phrases) == 1 and is_question(phrases[0]):
             body = _cap(phrases[0]) + "?"

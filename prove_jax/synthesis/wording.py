@@ -18,7 +18,8 @@ from typing import Any
 
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
-__all__ = ["bool_clause", "literal_clause", "qualify", "when"]
+__all__ = ["bool_clause", "literal_clause", "number", "qualify", "render_value", "said",
+           "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -40,32 +41,40 @@ def when(value: Any) -> str | None:
     return f"{day} at {clock} {'am' if hour < 12 else 'pm'}"
 
 
-def _number(value: Any) -> str:
+def render_value(value: Any) -> str:
+    """A value as it appears in text; strings quoted so the model can copy them exactly."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"' if "'" in value else f"'{value}'"
+    if isinstance(value, list):
+        return ", ".join(render_value(v) for v in value)
+    return json.dumps(value)
+
+
+def number(value: Any) -> str:
+    """25.0 -> '25', 12.5 -> '12.5' (the reward compares numbers by value)."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return json.dumps(value)
+
+
+def said(value: Any) -> str:
+    """A value as the user says it inside a sentence: yes/no, numbers bare, text quoted."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return number(value)
+    if isinstance(value, list):
+        return ", ".join(said(v) for v in value)
+    return render_value(value)
 
 
 def _money(value: Any) -> str:
     """2019.6 -> '2019.60' (a price is said with its cents), 25.0 -> '25'."""
     if isinstance(value, float) and not value.is_integer():
         return f"{value:.2f}"
-    return _number(value)
-
-
-def _quoted(value: str) -> str:
-    return f'"{value}"' if "'" in value else f"'{value}'"
-
-
-def _plain(value: Any) -> str:
-    """A value inside a sentence: numbers bare, text quoted so it can be copied exactly."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (int, float)):
-        return _number(value)
-    if isinstance(value, list):
-        return ", ".join(_plain(v) for v in value)
-    return _quoted(value) if isinstance(value, str) else json.dumps(value)
+    return number(value)
 
 
 # A time field's verb: "sent on May 25 at 6:45 pm", "starting on July 1 at 3:00 pm"
@@ -100,7 +109,7 @@ def _field_phrase(field: str, value: Any) -> str | None:
             and not isinstance(value, bool) else None
     if not isinstance(value, str):
         return None
-    return form.format(s=value, q=_quoted(value))
+    return form.format(s=value, q=render_value(value))
 
 
 def qualify(pairs: list[tuple[str, Any]], named_first: bool = True) -> str:
@@ -112,11 +121,11 @@ def qualify(pairs: list[tuple[str, Any]], named_first: bool = True) -> str:
         phrase = _time_phrase(field, value) or _field_phrase(field, value)
         label = named_first and i == 0 and field in LABEL_FIELDS and isinstance(value, str)
         if label and phrase is None:
-            named.append(_quoted(value))
+            named.append(render_value(value))
         elif phrase is not None:
             phrased.append(phrase)
         else:
-            rest.append(f"{humanize(field)} is {_plain(value)}")
+            rest.append(f"{humanize(field)} is {said(value)}")
     out = named + phrased
     if rest:
         out.append("whose " + " and ".join(rest))
