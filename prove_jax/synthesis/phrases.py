@@ -39,6 +39,9 @@ VERBS = frozenset((
 SUPPLY = ("Sorry, I forgot: the {arg} is {value}.", "Oh right, use {value} for the {arg}.",
           "The {arg} should be {value}.", "{value} for the {arg}, please.",
           "Good question. The {arg} is {value}.")
+# A withheld value given back with its own link word: "Oh right, copying 'ana@x.com'."
+SUPPLY_CLAUSE = ("Sorry, I forgot to say: {clause}.", "Oh right, {clause}.",
+                 "Ah, {clause}, please.", "Good question: {clause}.")
 SUPPLY_ENTITY = ("Sorry, I meant {thing}.", "Oh right, it's {thing}.", "Use {thing}, please.",
                  "Good question: {thing}.", "I forgot to say: {thing}.")
 INSIST = ("Are you sure there's no way to do that?", "Please, I really need that done today.",

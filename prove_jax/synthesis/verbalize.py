@@ -13,14 +13,16 @@ from typing import Any
 
 from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
-from prove_jax.synthesis.phrasebook import fill, phrasings, slots
+from prove_jax.synthesis.phrasebook import fill, kept_slots, phrasings
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 from prove_jax.synthesis.wording import (
     bool_clause,
+    has_clause,
     literal_clause,
     qualify,
     render_value,
     said,
+    via_phrase,
 )
 
 __all__ = [
@@ -121,11 +123,15 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         # the record whose name the user says: the entity's own, or one that points at it
         mine = a.owned if a.owned is not None else (a.via or a.kind) not in NOT_OWNED
         det = rng.choice(("the", "my")) if mine else "the"
-        named = f"the {noun} of {det} {kind_noun(a.via)} {called}" if a.via \
-            else f"{det} {noun} {called}"
-        if a.via and a.kind in _SAID_AS_OWNER:  # "email the user 'Umar Lopez'"
-            named = f"{det} {kind_noun(a.via)} {called}"
-        return f"{named} {qualify(a.pairs, named_first=False)}" if a.pairs else named
+        if not a.via:
+            named = f"{det} {noun} {called}"
+            return f"{named} {qualify(a.pairs, named_first=False)}" if a.pairs else named
+        owner = f"{det} {kind_noun(a.via)} {called}"
+        if a.pairs:
+            owner += " " + qualify(a.pairs, named_first=False)
+        if a.kind in _SAID_AS_OWNER:  # "email the user 'Umar Lopez'"
+            return owner
+        return via_phrase(noun, kind_noun(a.via), owner)
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
             field, value = a.pairs[0]  # its name: "the budget 'Food'"
@@ -133,13 +139,13 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         if a.via and a.kind in _SAID_AS_OWNER:  # "email the member 'Samir Horvath'"
             return f"the {kind_noun(a.via)} {qualify(a.pairs)}"
         if a.via:
-            return f"the {noun} of the {kind_noun(a.via)} {qualify(a.pairs)}"
+            return via_phrase(noun, kind_noun(a.via), f"the {kind_noun(a.via)} {qualify(a.pairs)}")
         return f"the {noun} {qualify(a.pairs)}"
     if a.how == "back":
         if a.via and a.kind in _SAID_AS_OWNER:  # "email that contact"
             return f"that {kind_noun(a.via)}"
         if a.via:
-            return f"the {noun} of that {kind_noun(a.via)}"
+            return via_phrase(noun, kind_noun(a.via), f"that {kind_noun(a.via)}")
         return rng.choice(P.BACK_MADE if a.made else P.BACK).format(noun=noun)
     return None
 
@@ -248,7 +254,7 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
         text = fill(way, texts)
         if text is None:
             continue
-        used = set(slots(way))
+        used = kept_slots(way, texts)
         rest = [r for a in step.args if a.arg not in used
                 and (r := render_arg(a, rng)) is not None]
         if rest:
@@ -289,8 +295,13 @@ class TemplateVerbalizer:
         if turn.role == "supply":
             if turn.supply.how == "entity":
                 return rng.choice(P.SUPPLY_ENTITY).format(thing=slot_text(turn.supply, rng))
-            return rng.choice(P.SUPPLY).format(arg=humanize(turn.supply.arg),
-                                               value=render_value(turn.supply.value))
+            arg, value = turn.supply.arg, turn.supply.value
+            if isinstance(value, bool):
+                return rng.choice(P.SUPPLY_CLAUSE).format(clause=bool_clause(arg, value))
+            if has_clause(arg):  # "Oh right, copying 'ana@x.com'", not "the cc is ..."
+                return rng.choice(P.SUPPLY_CLAUSE).format(
+                    clause=literal_clause(arg, said(value), rng))
+            return rng.choice(P.SUPPLY).format(arg=humanize(arg), value=said(value))
         if turn.role == "insist":  # never the same insistence twice in a conversation
             asked = sum(x.role == "insist" for x in spec.turns[:t])
             return P.INSIST[(spec.persona + asked) % len(P.INSIST)]

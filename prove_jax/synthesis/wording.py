@@ -18,8 +18,8 @@ from typing import Any
 
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
-__all__ = ["bool_clause", "literal_clause", "number", "qualify", "render_value", "said",
-           "when"]
+__all__ = ["bool_clause", "has_clause", "literal_clause", "number", "qualify", "render_value",
+           "said", "via_phrase", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -89,7 +89,9 @@ _FIELD_PHRASES = {"amount": "for {n}", "total": "for {n}", "price": "for {n}",
                   "city": "in {s}", "counterparty_name": "with {s}", "from_name": "from {s}",
                   "from_email": "from {s}", "author_name": "by {s}", "seller_name": "sold by {s}",
                   "destination_name": "to {s}", "flight_number": "on flight {s}",
-                  "last4": "ending in {s}", "note": "for {q}", "memo": "for {q}"}
+                  "last4": "ending in {s}", "note": "for {q}", "memo": "for {q}",
+                  "status": "that is {w}", "description": "described as {q}",
+                  "product_name": "for {q}", "item_name": "for {q}"}
 
 
 def _time_phrase(field: str, value: Any) -> str | None:
@@ -109,7 +111,8 @@ def _field_phrase(field: str, value: Any) -> str | None:
             and not isinstance(value, bool) else None
     if not isinstance(value, str):
         return None
-    return form.format(s=value, q=render_value(value))
+    # {w}: a status word said as a word ("that is on track"), not a quoted code
+    return form.format(s=value, q=render_value(value), w=humanize(value))
 
 
 def qualify(pairs: list[tuple[str, Any]], named_first: bool = True) -> str:
@@ -155,7 +158,9 @@ _LITERAL_FORMS = {
     "check_out": ("checking out {v}",), "payment_method": ("paying by {v}",),
     "method": ("paying by {v}",), "color": ("in {v}",), "rating": ("rating it {v}",),
     "quantity": ("quantity {v}",), "next_step": ("with the next step {v}",),
-    "side": ("on the {v} side",), "guests": ("for {v} guests",), "rooms": ("{v} rooms",),
+    "side": ("on the {v} side",), "guests": ("for {v} guests",), "rooms": ("for {v} rooms",),
+    "to": ("to {v}", "sending it to {v}"), "minutes_before": ("{v} minutes before",),
+    "tag": ("with the tag {v}",), "content": ("with the text {v}",),
     "kind": ("of type {v}",), "type": ("of type {v}",),
     "duration_minutes": ("for {v} minutes",), "new_start": ("to start {v}",),
     "relation": ("as {v}",), "alert_threshold": ("alerting me at {v} percent",),
@@ -186,6 +191,10 @@ _BOOL_FORMS = {
     "in_stock_only": ("only what's in stock", "in stock or not"),
     "ignore_case": ("ignoring case", "matching case exactly"),
     "enabled": ("turned on", "turned off"),
+    "long": ("with sizes and dates", "names only"),
+    "online": ("that are online", "that are offline"),
+    "all": ("hidden files included", "leaving out hidden files"),
+    "remove_sources": ("and delete the originals afterwards", "keeping the originals"),
 }
 
 
@@ -198,6 +207,11 @@ def bool_clause(arg: str, value: bool) -> str:
     return f"with {humanize(arg)} {'on' if value else 'off'}"
 
 
+def has_clause(arg: str) -> bool:
+    """Whether `literal_clause` words `arg` with a link word of its own (not "with the X")."""
+    return arg in _LITERAL_FORMS
+
+
 def literal_clause(arg: str, text: str, rng: random.Random) -> str:
     """A stated value as a clause that carries its own link word ("sorted by 'newest'",
     "with the priority 'high'"), so it reads after a comma or in brackets."""
@@ -206,3 +220,43 @@ def literal_clause(arg: str, text: str, rng: random.Random) -> str:
         return rng.choice(forms).format(v=text)
     name = humanize(arg)
     return rng.choice((f"with the {name} {text}", f"{name} {text}"))
+
+
+# A record named through another that points at it, as a person says the link: "the event
+# that reminder is for", not "the event of that reminder". Keyed (noun, owner's noun); {o} is
+# the owner's whole noun phrase ("the reminder 'Budget planning'", "that reminder").
+_VIA_FORMS = {
+    ("listing", "offer"): "the listing {o} is on",
+    ("listing", "conversation"): "the listing {o} is about",
+    ("channel", "message"): "the channel {o} was posted in",
+    ("event", "reminder"): "the event {o} is for",
+    ("event", "invitation"): "the event {o} is for",
+    ("invitation", "event"): "the invitation to {o}",
+    ("stock", "order"): "the stock {o} is for", ("stock", "trade"): "the stock traded in {o}",
+    ("category", "budget"): "the category {o} covers",
+    ("budget", "category"): "the budget for {o}",
+    ("category", "expense"): "the category {o} is filed under",
+    ("account", "transaction"): "the account {o} went through",
+    ("account", "card"): "the account {o} is linked to",
+    ("post", "comment"): "the post {o} is on", ("issue", "comment"): "the issue {o} is on",
+    ("product", "reservation"): "the product {o} is for", ("product", "item"): "the product in {o}",
+    ("store", "reservation"): "the store {o} is at",
+    ("hotel", "reservation"): "the hotel {o} is at",
+    ("payment method", "reservation"): "the payment method {o} was paid with",
+    ("payment method", "order"): "the payment method {o} was paid with",
+    ("place", "restaurant"): "the map entry for {o}", ("place", "hotel"): "the map entry for {o}",
+    ("place", "store"): "the map entry for {o}", ("place", "reservation"): "the map entry for {o}",
+    ("home", "device"): "the home {o} is in", ("room", "device"): "the room {o} is in",
+    ("device", "automation"): "the device {o} controls",
+    ("scene", "automation"): "the scene {o} runs",
+    ("home", "automation"): "the home {o} belongs to",
+    ("vehicle", "appointment"): "the vehicle {o} is for",
+    ("project", "sprint"): "the project {o} belongs to",
+    ("folder", "email"): "the folder {o} is in",
+}
+
+
+def via_phrase(noun: str, owner_noun: str, owner: str) -> str:
+    """A record named through the one that points at it (`owner`, its whole noun phrase)."""
+    form = _VIA_FORMS.get((noun, owner_noun))
+    return form.format(o=owner) if form else f"the {noun} of {owner}"

@@ -93,7 +93,8 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
             assert value not in " ".join(row["user_turns"])
         texts = [m["gap"]["label"]] if "label" in m["gap"] else \
             value if isinstance(value, list) else [value]
-        shown = [v if isinstance(v, str) else json.dumps(v) for v in texts]
+        # numbers as a person says them: 120, not 120.0
+        shown = [v if isinstance(v, str) else json.dumps(v).removesuffix(".0") for v in texts]
         assert all(s in supplied for s in shown), (row["user_turns"], value)
         quoted = [f"'{v}'" for v in texts if isinstance(v, str)]
         assert not any(q in row["user_turns"][0] for q in quoted)  # withheld at first

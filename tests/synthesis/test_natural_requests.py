@@ -7,11 +7,16 @@ import json
 import random
 import re
 
-from prove_jax.synthesis.dialogue import ArgSpec, StepSpec, TurnSpec
+from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
 from prove_jax.synthesis.lookups import user_holds
 from prove_jax.synthesis.phrasebook import fill, phrasings
 from prove_jax.synthesis.schemas import naming
-from prove_jax.synthesis.verbalize import is_question, must_mention, step_phrase
+from prove_jax.synthesis.verbalize import (
+    TemplateVerbalizer,
+    is_question,
+    must_mention,
+    step_phrase,
+)
 
 SEALED = re.compile(r"\b[a-z][a-z0-9]*_[a-z][a-z2-9]{5}\b")
 FRAGMENTS = ("the one whose", "that same one", "handle this", "the one from the previous step")
@@ -121,3 +126,24 @@ def test_a_record_a_write_made_is_not_one_the_assistant_found():
     assert any("you just found" in step_phrase(StepSpec("cancel_order", "shopping", "Cancel.",
                                                         False, [found]), random.Random(s))
                for s in range(24))
+
+
+def test_a_value_whose_optional_part_is_dropped_is_still_stated():
+    # "[ priced between {min_price} and {max_price}]" drops when max_price is absent; the
+    # minimum then has to be said elsewhere, not silently left out of the request
+    low = ArgSpec("min_price", 40.0, "literal")
+    search = StepSpec("search_symbols", "trading", "Search stocks.", True, [low])
+    for seed in range(30):
+        text = step_phrase(search, random.Random(seed))
+        assert "40" in text, text
+
+
+def test_a_supplied_value_is_said_with_its_link_word_not_its_field_name():
+    cc = ArgSpec("cc", ["ana@x.com"], "literal")
+    spec = DialogueSpec([TurnSpec("supply", supply=cc)], 0, ["email"], "2026-06-15", "normal")
+    texts = {TemplateVerbalizer().turn(spec, 0, random.Random(s)) for s in range(12)}
+    assert all("copying 'ana@x.com'" in t and "the cc is" not in t.lower() for t in texts)
+    late = ArgSpec("allow_overlap", True, "literal")
+    spec.turns = [TurnSpec("supply", supply=late)]
+    said = TemplateVerbalizer().turn(spec, 0, random.Random(0))
+    assert "even if it overlaps something" in said and "allow overlap" not in said

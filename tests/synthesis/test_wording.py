@@ -5,7 +5,7 @@ import random
 
 from prove_jax.synthesis.dialogue import ArgSpec, StepSpec
 from prove_jax.synthesis.verbalize import slot_text, step_phrase
-from prove_jax.synthesis.wording import bool_clause, literal_clause, qualify, when
+from prove_jax.synthesis.wording import bool_clause, literal_clause, qualify, via_phrase, when
 
 
 def test_times_read_as_a_person_says_them():
@@ -24,13 +24,14 @@ def test_selector_pairs_use_the_words_a_person_uses():
     assert qualify([("amount", 17.62)]) == "for 17.62"
     assert qualify([("total", 2019.6)]) == "for 2019.60"  # not "for 2019.6"
     assert qualify([("price", 25.0)]) == "for 25"
-    assert qualify([("city", "Tokyo"), ("status", "open")]) == "in Tokyo whose status is 'open'"
+    assert qualify([("city", "Tokyo"), ("status", "on_track")]) == "in Tokyo that is on track"
+    assert qualify([("city", "Tokyo"), ("color", "red")]) == "in Tokyo whose color is 'red'"
     assert qualify([("counterparty_name", "Alice Xu"), ("note", "rent share")]) == \
         "with Alice Xu for 'rent share'"
     assert qualify([("start", "2026-07-01T15:00+10:00")]) == "starting on July 1 at 3:00 pm"
     # after a noun phrase that already names the record, a label field is not a name again
     assert qualify([("description", "Weekly sync")], named_first=False) == \
-        "whose description is 'Weekly sync'"
+        "described as 'Weekly sync'"
 
 
 def test_extra_values_carry_their_own_link_word():
@@ -88,3 +89,10 @@ def test_an_address_is_said_through_its_owner():
     named = ArgSpec("to", ["ana@x.com"], "entity", "@email", "Ana Silva", via="member",
                     label_field="name")
     assert slot_text(named, random.Random(0)) == "the member 'Ana Silva'"
+
+
+def test_a_record_named_through_another_says_how_they_are_linked():
+    assert via_phrase("event", "reminder", "that reminder") == "the event that reminder is for"
+    assert via_phrase("device", "automation", "the automation 'Coffee ready'") == \
+        "the device the automation 'Coffee ready' controls"
+    assert via_phrase("seller", "listing", "that listing") == "the seller of that listing"

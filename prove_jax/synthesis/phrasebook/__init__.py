@@ -31,7 +31,7 @@ import importlib
 import re
 from functools import cache
 
-__all__ = ["SLOT", "fill", "phrasings", "slots"]
+__all__ = ["SLOT", "fill", "kept_slots", "phrasings", "slots"]
 
 SLOT = re.compile(r"\{([a-z_][a-z0-9_]*)(?:\?([^|{}]*)\|([^{}]*))?\}")
 _PART = re.compile(r"\[([^\[\]]*)\]")
@@ -54,6 +54,14 @@ def phrasings(server: str, tool: str) -> tuple[str, ...]:
 def slots(phrasing: str) -> list[str]:
     """Every argument a phrasing has a slot for, in order."""
     return [m.group(1) for m in SLOT.finditer(phrasing)]
+
+
+def kept_slots(phrasing: str, values: dict[str, str]) -> set[str]:
+    """The slots `fill` renders: those outside optional parts, and those of the optional parts
+    it keeps (a part is dropped whole when any of its slots lacks a value)."""
+    kept = _PART.sub(lambda m: m.group(1) if all(a in values for a in slots(m.group(1)))
+                     else "", phrasing)
+    return set(slots(kept))
 
 
 def _say(m: re.Match, values: dict[str, str]) -> str:

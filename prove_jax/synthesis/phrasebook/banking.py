@@ -21,11 +21,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "dispute {transaction_id}[ because of {reason}]",
         "file a dispute on {transaction_id} with the reason {reason}[, saying {details}]",
         "challenge {transaction_id}[ as {reason}][ and explain that {details}]",
-        "report {transaction_id} as a bad charge[ (reason: {reason})][ and add {details}]",
+        "report {transaction_id} as a bad charge[, giving the reason {reason}][ and add {details}]",
     ),
     "freeze_card": (
         "freeze {card_id}[ with the reason {reason}]",
-        "put a freeze on {card_id}[ (reason: {reason})]",
+        "put a freeze on {card_id}[ because {reason}]",
         "lock {card_id} so no new purchases go through",
         "block {card_id} for now[, the reason being {reason}]",
     ),
@@ -45,7 +45,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "show me all my accounts[ of type {type}]",
         "list my bank accounts and their balances",
         "give me my[ {type}] accounts with their balances",
-        "tell me what accounts I have[, closed ones included: {include_closed}]",
+        "tell me what accounts I have"
+        "[, {include_closed?closed ones included|leaving out closed ones}]",
     ),
     "list_cards": (
         "show me all my cards",

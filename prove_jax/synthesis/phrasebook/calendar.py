@@ -26,7 +26,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "put {title} on my calendar, {start} to {end}[, repeating {recurrence}]"
         "[ until {recurrence_until}]",
         "book a slot from {start} to {end} titled {title}[ with the notes {description}]"
-        "[ (allow overlap: {allow_overlap})]",
+        "[ {allow_overlap?even if it overlaps something|only if it overlaps nothing}]",
     ),
     "delete_event": (
         "delete {event_id}",
@@ -64,7 +64,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "list_invitations": (
         "show me my meeting invitations[ that are {status}]",
         "list the invites I've received[ with status {status}]"
-        "[ (include past ones: {include_past})]",
+        "[, {include_past?past ones included|upcoming ones only}]",
         "go through the invitations people sent me[ (just the first {limit})]",
     ),
     "list_reminders": (
@@ -73,7 +73,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "tell me which reminders are coming up[ (just the first {limit})]",
     ),
     "move_event": (
-        "move {event_id} to {new_start}[ even if it overlaps (allow overlap: {allow_overlap})]",
+        "move {event_id} to {new_start}"
+        "[ {allow_overlap?even if it overlaps something|as long as it overlaps nothing}]",
         "move {event_id} over to {calendar_id}",
         "reschedule {event_id} to start at {new_start}[ and put it in {calendar_id}]",
         "shift {event_id}[ to {calendar_id}][, starting {new_start} instead]",
@@ -99,6 +100,6 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "change {event_id}[ to start at {start}][ and end at {end}][ with the location {location}]",
         "update {event_id}[ with the description {description}][, repeating {recurrence}]",
         "edit {event_id}[: new title {title}][, new location {location}]"
-        "[ (allow overlap: {allow_overlap})]",
+        "[ {allow_overlap?even if it overlaps something|only if it overlaps nothing}]",
     ),
 }

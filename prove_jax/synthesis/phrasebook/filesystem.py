@@ -29,8 +29,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "{read_only?make|stop making} {path} read-only",
         "{read_only?protect|unprotect} {path}{read_only? so it can't be changed|}",
         "make {path} {read_only?read-only|writable again}",
-        "update the permissions on {path} with read-only set to {read_only}"
-        "[ and recursive set to {recursive}]",
+        "set {path} to {read_only?read-only|writable}"
+        "[, {recursive?everything inside it too|not what's inside}]",
     ),
     "count_lines": (
         "count the lines in {path}[ that contain {contains}]",

@@ -24,7 +24,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "cancel_order": (
         "cancel {order_id}[ because {reason}]",
         "call off {order_id}[, the reason being {reason}]",
-        "stop {order_id} before they start cooking[ (reason: {reason})]",
+        "stop {order_id} before they start cooking[ because {reason}]",
         "cancel {order_id} and give {reason} as the reason",
     ),
     "checkout": (

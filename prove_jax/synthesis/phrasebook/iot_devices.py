@@ -65,9 +65,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "list_automations": (
         "show me my automations[ in {home_id}]",
-        "list the routines I have set up[ for {home_id}][ (enabled: {enabled})]",
+        "list the routines I have set up[ for {home_id}]"
+        "[ {enabled?that are turned on|that are turned off}]",
         "tell me which automations I have[ in {home_id}] and when they last ran",
-        "go through my automations[ with enabled set to {enabled}][ (just the first {limit})]",
+        "go through my automations[ {enabled?that are on|that are off}][ (just the first {limit})]",
     ),
     "list_device_groups": (
         "show me my device groups[ in {home_id}]",
@@ -78,7 +79,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "show me my devices[ in {home_id}][ in {room_id}][ of type {device_type}]",
         "list all my {device_type} devices[ in {home_id}]",
         "find devices with {query} in the name[ in {room_id}]",
-        "check which of my devices are reachable (online: {online})[ in {home_id}]"
+        "check which of my devices are {online?online|offline}[ in {home_id}]"
         "[ (just the first {limit})]",
     ),
     "list_homes": (

@@ -26,7 +26,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "list_conversations": (
         "show me my chats[ about {listing_id}]",
-        "list my conversations with buyers and sellers[ (unread only: {unread_only})]",
+        "list my conversations with buyers and sellers"
+        "[, {unread_only?only the unread ones|read or not}]",
         "check my messages[ about {listing_id}][ (just the first {limit})]",
     ),
     "list_my_listings": (

@@ -16,7 +16,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "find stores[ in {city}][ of the {format} format]",
         "tell me which shops[ in {city}] have {product_id} right now",
         "show me stores[ in {city}] that are open at {open_at}",
-        "look for branches[ in {city}][ with click and collect (pickup only: {pickup_only})]"
+        "look for branches[ in {city}]"
+        "[ {pickup_only?that offer click and collect|with or without click and collect}]"
         "[ (just the first {limit})]",
     ),
     "get_loyalty_account": (
@@ -57,7 +58,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "search_catalog": (
         "search the catalog for {query}[ in {department}][ under {max_price}]",
-        "find {query}[ (in stock only: {in_stock_only})]",
+        "find {query}[, {in_stock_only?only what's in stock|in stock or not}]",
         "show me products[ matching {query}][ from the {department} department]"
         "[ (just the first {limit})]",
         "browse the {department} department[ for anything up to {max_price}]",

@@ -5,7 +5,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "save a new shipping address called {label} for {recipient_name} at {line1}"
         "[, {line2}], {postal_code} {city}, {country}[ with the phone number {phone}]",
         "add an address labelled {label}: {recipient_name}, {line1}, {city} {postal_code}, "
-        "{country}[ (make it my default: {set_default})]",
+        "{country}[ {set_default?and make it my default|without making it my default}]",
         "store {line1} in {city}, {postal_code}, {country} as my {label} address, "
         "with {recipient_name} as the recipient[ and {phone} for the courier]",
     ),
@@ -27,8 +27,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "cancel_order": (
         "cancel {order_id} with the reason {reason}",
-        "stop {order_id} from going out, I'm cancelling it (reason: {reason})",
-        "call off {order_id} before it ships, the reason is {reason}",
+        "stop {order_id} from going out, I'm cancelling it because {reason}",
+        "call off {order_id} before it ships because {reason}",
     ),
     "checkout": (
         "place the order for everything in my cart, shipping to {address_id} "
@@ -84,14 +84,14 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "request_return": (
         "return {item_ids} from {order_id} because of {reason}",
-        "send back {item_ids} of {order_id}, the reason is {reason}",
-        "start a return for {item_ids} in {order_id} (reason: {reason})",
+        "send back {item_ids} of {order_id} because {reason}",
+        "start a return for {item_ids} in {order_id} because {reason}",
     ),
     "search_products": (
         "search for {query}[ in {category}][ under {max_price}]",
         "find me {query}[ between {min_price} and {max_price}][ sorted by {sort}]",
         "look for products in {category}[ rated at least {min_rating}]"
-        "[ (in stock only: {in_stock_only})]",
+        "[, {in_stock_only?only what's in stock|in stock or not}]",
         "browse the catalog[ for {query}][ in {category}][ up to {max_price}]"
         "[ (just the first {limit})]",
     ),
