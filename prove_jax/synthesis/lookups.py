@@ -12,6 +12,7 @@ uses the id."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,6 +31,9 @@ Call = Callable[[ToolNode, dict], Any]  # async: (node, args) -> CallResult
 # Opaque ids a user still holds, from a receipt or a confirmation: orders, bookings,
 # reservations.
 HELD_PREFIXES = ("ord_", "bk_", "res_")
+# A server's named ids ('cal_work', 'cal_personal'): as internal as a sealed one to a user,
+# who knows the calendar as "Work"
+_SLUG_ID = re.compile(r"^[a-z]{2,5}_[a-z][a-z0-9_]*$")
 MAX_LOOKUP_CALLS = 4  # look-up calls tried per entity, searches first
 
 
@@ -37,7 +41,9 @@ def user_holds(value: str) -> bool:
     """Would a user know this id or have it at hand? Yes for every id a person can read
     ('WEB-6', a path, a ticker, a flight number) and for order or booking numbers; no for
     the server's internal record ids."""
-    return not SEALED.match(value) or value.startswith(HELD_PREFIXES)
+    if value.startswith(HELD_PREFIXES):
+        return True
+    return not (SEALED.match(value) or _SLUG_ID.match(value))
 
 
 def _lists_records_of(node: ToolNode, kind: str) -> bool:

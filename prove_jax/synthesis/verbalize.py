@@ -22,6 +22,7 @@ from prove_jax.synthesis.wording import (
     qualify,
     render_value,
     said,
+    said_literal,
     via_phrase,
 )
 
@@ -114,7 +115,7 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         return _some(noun, a.arg.endswith("_ids")) if a.kind or a.arg.endswith(
             ("_id", "_ids")) else None
     if a.how == "literal":
-        return said(a.value)
+        return said_literal(a.value)
     if a.how == "id":
         label = f" ({a.label})" if a.label and a.label != a.value else ""
         return f"{noun} {render_value(a.value)}{label}"
@@ -300,8 +301,8 @@ class TemplateVerbalizer:
                 return rng.choice(P.SUPPLY_CLAUSE).format(clause=bool_clause(arg, value))
             if has_clause(arg):  # "Oh right, copying 'ana@x.com'", not "the cc is ..."
                 return rng.choice(P.SUPPLY_CLAUSE).format(
-                    clause=literal_clause(arg, said(value), rng))
-            return rng.choice(P.SUPPLY).format(arg=humanize(arg), value=said(value))
+                    clause=literal_clause(arg, said_literal(value), rng))
+            return rng.choice(P.SUPPLY).format(arg=humanize(arg), value=said_literal(value))
         if turn.role == "insist":  # never the same insistence twice in a conversation
             asked = sum(x.role == "insist" for x in spec.turns[:t])
             return P.INSIST[(spec.persona + asked) % len(P.INSIST)]

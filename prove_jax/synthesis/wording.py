@@ -19,7 +19,7 @@ from typing import Any
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
 __all__ = ["bool_clause", "has_clause", "literal_clause", "number", "qualify", "render_value",
-           "said", "via_phrase", "when"]
+           "said", "said_literal", "via_phrase", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -68,6 +68,16 @@ def said(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(said(v) for v in value)
     return render_value(value)
+
+
+def said_literal(value: Any) -> str:
+    """A value the user gives a tool: a calendar date as a person writes it ("June 23"; the
+    assistant knows today's date and the tool's format), anything else as `said`. Date-times
+    stay literal: their clock has more than one spelling (10:00 or 10:00:00) and the truth
+    keeps one."""
+    if isinstance(value, str) and len(value) == 10 and (day := when(value)) is not None:
+        return day
+    return said(value)
 
 
 def _money(value: Any) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from prove_jax.synthesis.wording import when
 from servers.core.ids import SEALED
 from servers.registry import load_domain
 from tests.synthesis.common import config, run
@@ -94,7 +95,9 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
         texts = [m["gap"]["label"]] if "label" in m["gap"] else \
             value if isinstance(value, list) else [value]
         # numbers as a person says them: 120, not 120.0
-        shown = [v if isinstance(v, str) else json.dumps(v).removesuffix(".0") for v in texts]
+        # and a calendar date as words: June 23, not '2026-06-23'
+        shown = [(when(v) if len(v) == 10 and when(v) else v) if isinstance(v, str)
+                 else json.dumps(v).removesuffix(".0") for v in texts]
         assert all(s in supplied for s in shown), (row["user_turns"], value)
         quoted = [f"'{v}'" for v in texts if isinstance(v, str)]
         assert not any(q in row["user_turns"][0] for q in quoted)  # withheld at first

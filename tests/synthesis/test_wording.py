@@ -5,7 +5,14 @@ import random
 
 from prove_jax.synthesis.dialogue import ArgSpec, StepSpec
 from prove_jax.synthesis.verbalize import slot_text, step_phrase
-from prove_jax.synthesis.wording import bool_clause, literal_clause, qualify, via_phrase, when
+from prove_jax.synthesis.wording import (
+    bool_clause,
+    literal_clause,
+    qualify,
+    said_literal,
+    via_phrase,
+    when,
+)
 
 
 def test_times_read_as_a_person_says_them():
@@ -96,3 +103,14 @@ def test_a_record_named_through_another_says_how_they_are_linked():
     assert via_phrase("device", "automation", "the automation 'Coffee ready'") == \
         "the device the automation 'Coffee ready' controls"
     assert via_phrase("seller", "listing", "that listing") == "the seller of that listing"
+
+
+def test_a_calendar_date_is_given_in_words_and_a_clock_time_stays_exact():
+    assert said_literal("2026-06-23") == "June 23"
+    assert said_literal("2026-07-02T10:00") == "'2026-07-02T10:00'"
+    assert said_literal(40.0) == "40"
+    stay = StepSpec("book_hotel", "travel_booking", "Book a hotel.", False,
+                    [ArgSpec("check_in", "2026-06-23", "literal"),
+                     ArgSpec("check_out", "2026-06-30", "literal")])
+    text = step_phrase(stay, random.Random(0))
+    assert "June 23" in text and "June 30" in text and "2026" not in text
