@@ -11,12 +11,19 @@ something no person would ask for. A row whose truth does one of these is droppe
   item to the cart, then remove it), reversing its own call (unfollow a user, then follow
   them), or acting on what it removed or left (leave a channel, then post in it): a walk over
   the tools, not a goal.
+- a rating whose words disagree with its stars, or a title with its body (1 star and "Arrived
+  hot and on time."; "Great value" over "Broke after two weeks");
+- marking read or unread an email the chain itself just sent or drafted;
+- a file the chain moved, renamed or deleted, used again at its old path (mkdir over a
+  renamed note);
+- a sentence of prose written into a code or data file (a TODO into requirements.txt).
 The user's identity comes from what the conversation's own steps returned, so the check needs
 no server knowledge beyond these field names.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -35,6 +42,36 @@ UNDO_PREFIXES = ("delete", "remove", "cancel", "unlike", "unfollow", "unsave", "
 OPPOSITES = (("add", "remove"), ("join", "leave"), ("lock", "unlock"), ("like", "unlike"),
              ("follow", "unfollow"), ("freeze", "unfreeze"), ("enable", "disable"),
              ("archive", "unarchive"), ("save", "unsave"), ("mute", "unmute"))
+
+
+# Words that give a review or comment its tone (the text banks' own wording)
+_GOOD = ("great", "perfect", "love", "recommend", "on time", "as described", "as expected",
+         "well deserved", "better than", "fits well", "solid", "would buy again", "excellent",
+         "congrats", "highly", "delicious", "tasty")
+_BAD = ("slow", "small for", "disappointed", "broke", "not worth", "stopped working",
+        "nothing more", "cold", "late", "rude", "never again")
+RATINGS = ("rating", "stars", "score")
+PATH_GONE = ("rm", "rename", "mv", "move", "move_file", "delete_file")  # old path is free
+# Files whose content is code or data, not notes: a sentence does not belong in them
+CODE_FILES = (".py", ".json", ".yml", ".yaml", ".csv", ".toml", ".js", ".ts", ".lock",
+              ".gitignore", "requirements.txt", ".cfg", ".ini", ".sh")
+
+
+def _tone(text: str) -> int:
+    """+1 for praise, -1 for complaint, 0 for neither or both ("Tasty, but slow")."""
+    words = " " + " ".join(re.findall(r"[a-z]+", text.lower())) + " "
+    return any(f" {w} " in words for w in _GOOD) - any(f" {w} " in words for w in _BAD)
+
+
+def _tones(args: dict) -> set[int]:
+    """The tones a call's rating and texts take (0 left out)."""
+    out = set()
+    for arg, value in args.items():
+        if arg in RATINGS and isinstance(value, int) and not isinstance(value, bool):
+            out.add(1 if value >= 4 else -1 if value <= 2 else 0)
+        elif isinstance(value, str) and " " in value:
+            out.add(_tone(value))
+    return out - {0}
 
 
 def _reverses(tool: str, other: str) -> bool:
@@ -104,6 +141,14 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
                  if r.get("merchant") == merchant and isinstance(r.get("category_id"), str)}
         if filed and category not in filed:
             return "category_id", f"{tool}: {merchant} is never filed under {category}"
+    if len(_tones(args)) > 1:
+        # the text drawn last is redrawn (a rating or a title stays)
+        arg = [a for a, v in args.items() if isinstance(v, str) and _tone(v)][-1]
+        return arg, f"{tool}: its words and its rating disagree"
+    path, content = args.get("path"), args.get("content")
+    if isinstance(path, str) and isinstance(content, str) and " " in content.strip() \
+            and path.endswith(CODE_FILES):
+        return "content", f"{tool}: writes prose into the code or data file {path}"
     for arg in RECIPIENTS:
         to_me = me.intersection(_strings(args.get(arg)))
         if to_me:
@@ -120,7 +165,13 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
             if (arg.endswith("_id") or arg == "path") and isinstance(value, str) \
                     and value in made:
                 return arg, f"{tool}: undoes what the chain made or changed ({value})"
+    if tool.startswith("mark_") and isinstance(email, str) and any(
+            email in _made(s) for s in shown if not s.node.read_only):
+        return "email_id", f"{tool}: marks the email the chain itself just wrote"
     for step in shown:
+        if step.node.name in PATH_GONE and not step.node.read_only and isinstance(path, str) \
+                and path in (step.args.get("path"), step.args.get("source")):
+            return "path", f"{tool}: uses {path}, which {step.node.name} moved or removed"
         if not step.node.read_only and _reverses(tool, step.node.name):
             # on the same records: every id both calls take is equal (the same watcher
             # of the same issue, not another watcher)

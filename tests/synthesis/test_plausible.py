@@ -127,3 +127,36 @@ def test_making_a_file_or_joining_then_removing_it_is_dropped():
                     {"channel_id": "ch_aaaaa2", "name": "pets"})
     assert implausible_call("leave_channel", False, {"channel_id": "ch_aaaaa2"}, [invited],
                             set())[0] == "channel_id"
+
+
+def test_a_rating_whose_words_disagree_with_its_stars_is_dropped():
+    rate = {"order_id": "ord_aaaaa2", "rating": 1, "comment": "Arrived hot and on time."}
+    assert implausible_call("rate_order", False, rate, [], set()) == \
+        ("comment", "rate_order: its words and its rating disagree")
+    assert implausible_call("rate_order", False, {**rate, "rating": 5}, [], set()) is None
+    mixed = {"rating": 2, "comment": "Tasty, but delivery was slow."}  # both: no tone
+    assert implausible_call("rate_order", False, mixed, [], set()) is None
+    review = {"product_id": "prd_aaaaa2", "title": "Great value",
+              "body": "Broke after two weeks, quite disappointed."}
+    assert implausible_call("write_review", False, review, [], set())[0] == "body"
+
+
+def test_marking_its_own_new_email_or_reusing_a_moved_path_is_dropped():
+    sent = _step("send_email", {"to": ["ana@y.com"]}, {"email_id": "msg_ddddd2"})
+    assert "just wrote" in implausible_call("mark_as_read", False, {"email_id": "msg_ddddd2"},
+                                            [sent], set())[1]
+    assert implausible_call("mark_as_read", False, {"email_id": "msg_bbbbb2"}, [sent],
+                            set()) is None
+    moved = _step("rename", {"path": "/home/me/cv.md", "new_name": "old_cv.md"}, {"ok": True})
+    assert implausible_call("mkdir", False, {"path": "/home/me/cv.md"}, [moved], set())[0] == \
+        "path"
+    assert implausible_call("mkdir", False, {"path": "/home/me/new"}, [moved], set()) is None
+
+
+def test_prose_goes_into_notes_not_into_code_or_data_files():
+    todo = {"content": "TODO: review the budget"}
+    assert implausible_call("write_file", False, {**todo, "path": "/p/requirements.txt"},
+                            [], set())[0] == "content"
+    assert implausible_call("append_file", False, {**todo, "path": "/p/app.py"}, [], set())
+    assert implausible_call("write_file", False, {**todo, "path": "/p/notes.md"}, [],
+                            set()) is None
