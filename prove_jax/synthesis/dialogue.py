@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prove_jax.synthesis.graph import ToolNode
+from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
 from prove_jax.synthesis.references import owner_holds_one, seen_selector, singles_out
 from prove_jax.synthesis.schemas import describe, key_of, naming, schema_types
@@ -142,6 +143,24 @@ def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = 
     return StepSpec(n.name, n.server, n.description, n.read_only, args, at, defaults)
 
 
+def _by_name(spec: StepSpec) -> StepSpec | None:
+    """A hidden tool's step with its records called by their names: no call follows, so no
+    look-up has to find them, and a user never says 'dev_hwtr3a' for 'Living Room Blinds'.
+    None when a record has no name to call it by."""
+    for i, a in enumerate(spec.args):
+        if a.how not in ("id", "literal"):
+            continue
+        internal = [v for v in (a.value if isinstance(a.value, list) else [a.value])
+                    if isinstance(v, str) and not user_holds(v)]
+        if not internal:
+            continue
+        if a.how != "id" or not a.label or isinstance(a.value, list):
+            return None
+        spec.args[i] = ArgSpec(a.arg, a.value, "entity", a.kind, a.label,
+                               entity_id=a.entity_id, label_field=a.label_field)
+    return spec
+
+
 MAX_ASKS_PER_TURN = 3  # a person asks for two or three things at once, not five
 
 
@@ -243,9 +262,12 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
         if h is None:
             return "hidden_tool_reads"
         hidden = steps[chain_ids[h]]
+        asked = _by_name(step_spec(hidden, steps))
+        if asked is None:
+            return "hidden_step_unnamed"
         if h == 0:
             spec.kind = "abstention"
-            spec.turns = [TurnSpec("request", [step_spec(hidden, steps)])]
+            spec.turns = [TurnSpec("request", [asked])]
             spec.turns += [TurnSpec("insist") for _ in range(max(plan.n_turns, 2) - 1)]
             return Shaped("abstention", plan.info, [], [], spec, hidden.node.key,
                           [hidden.call()])
@@ -254,7 +276,7 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
             return "hidden_tool_needed_earlier"
         parts = _with_lookups(_split(chain_ids[:h], min(plan.n_turns - 1, h), rng), truth)
         turns, step_turn = _turns(parts, truth, None, -1)
-        turns.append(TurnSpec("request", [step_spec(hidden, steps)], follow_up=True))
+        turns.append(TurnSpec("request", [asked], follow_up=True))
         spec.turns = turns
         return Shaped("normal", plan.info, truth, step_turn, spec, hidden.node.key)
     if len(chain_ids) < min_chain:

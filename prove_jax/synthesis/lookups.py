@@ -12,7 +12,6 @@ uses the id."""
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -20,30 +19,15 @@ from prove_jax.synthesis.alternatives import lookup_probe_args, probe
 from prove_jax.synthesis.context import Context, Entity
 from prove_jax.synthesis.generators import QUERY_LIKE
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
+from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import key_of, naming, out_fields, values_of_kind, walk_records
-from servers.core.ids import SEALED
 
 __all__ = ["add_lookups", "lookup_tools", "user_holds"]
 
 Call = Callable[[ToolNode, dict], Any]  # async: (node, args) -> CallResult
 
-# Opaque ids a user still holds, from a receipt or a confirmation: orders, bookings,
-# reservations.
-HELD_PREFIXES = ("ord_", "bk_", "res_")
-# A server's named ids ('cal_work', 'cal_personal'): as internal as a sealed one to a user,
-# who knows the calendar as "Work"
-_SLUG_ID = re.compile(r"^[a-z]{2,5}_[a-z][a-z0-9_]*$")
 MAX_LOOKUP_CALLS = 4  # look-up calls tried per entity, searches first
-
-
-def user_holds(value: str) -> bool:
-    """Would a user know this id or have it at hand? Yes for every id a person can read
-    ('WEB-6', a path, a ticker, a flight number) and for order or booking numbers; no for
-    the server's internal record ids."""
-    if value.startswith(HELD_PREFIXES):
-        return True
-    return not (SEALED.match(value) or _SLUG_ID.match(value))
 
 
 def _lists_records_of(node: ToolNode, kind: str) -> bool:

@@ -23,6 +23,7 @@ from prove_jax.synthesis.generators import (
     gen_text,
 )
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
+from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import (
     arg_kind,
@@ -294,8 +295,10 @@ class ValueFiller:
         options = _prefer(options, [getattr(ctx.entity(kind, o), "fields", None)
                                     for o in options], _words(node, arg), rng)
         if many:
-            n = min(len(options), 2 if rng.random() < 0.3 else 1,
-                    schema.get("maxItems", 10 ** 9))
+            # two of the server's own ids would be quoted: one is named and looked up
+            two = rng.random() < 0.3 and all(isinstance(o, str) and user_holds(o)
+                                             for o in options)
+            n = min(len(options), 2 if two else 1, schema.get("maxItems", 10 ** 9))
             values = rng.sample(options, n)
             if not check_value(values, schema):
                 return None

@@ -117,7 +117,8 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how == "literal":
         return said_literal(a.value)
     if a.how == "id":
-        label = f" ({a.label})" if a.label and a.label != a.value else ""
+        # "folder 'archive'", not "folder 'archive' (Archive)"
+        label = f" ({a.label})" if a.label and a.label.lower() != str(a.value).lower() else ""
         return f"{noun} {render_value(a.value)}{label}"
     if a.how == "entity":
         called = _called(a.label_field, a.label)

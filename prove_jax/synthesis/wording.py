@@ -152,7 +152,7 @@ _LITERAL_FORMS = {
     "note": ("with the note {v}", "adding the note {v}"), "memo": ("with the memo {v}",),
     "title": ("titled {v}",), "subject": ("with the subject {v}",),
     "body": ("saying {v}",), "message": ("saying {v}",), "text": ("saying {v}",),
-    "comment": ("with the comment {v}",), "description": ("described as {v}",),
+    "comment": ("with the comment {v}",), "description": ("with the description {v}",),
     "reason": ("giving the reason {v}", "because {v}"), "cc": ("copying {v}",),
     "bcc": ("blind-copying {v}",), "status": ("with status {v}",), "phone": ("phone {v}",),
     "email": ("email {v}",), "amount": ("for {v}",), "merchant": ("at {v}",),

@@ -147,3 +147,18 @@ def test_a_supplied_value_is_said_with_its_link_word_not_its_field_name():
     spec.turns = [TurnSpec("supply", supply=late)]
     said = TemplateVerbalizer().turn(spec, 0, random.Random(0))
     assert "even if it overlaps something" in said and "allow overlap" not in said
+
+
+def test_a_hidden_tools_records_are_called_by_their_names():
+    from prove_jax.synthesis.dialogue import _by_name
+
+    blinds = ArgSpec("device_id", "dev_hwtr3a", "id", "device", "Living Room Blinds",
+                     label_field="name")
+    order = ArgSpec("order_id", "ord_bfp9kf", "id", "order", "Order 8756")
+    step = _by_name(StepSpec("set_blinds", "iot_devices", "Open blinds.", False,
+                             [blinds, order, ArgSpec("open_pct", 4, "literal")]))
+    assert [a.how for a in step.args] == ["entity", "id", "literal"]  # an order number stays
+    text = step_phrase(step, random.Random(0))
+    assert "'Living Room Blinds'" in text and "dev_hwtr3a" not in text
+    bare = ArgSpec("device_id", "dev_hwtr3a", "literal")  # no name to call it by
+    assert _by_name(StepSpec("set_blinds", "iot_devices", "x", False, [bare])) is None
