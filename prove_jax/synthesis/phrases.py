@@ -40,8 +40,8 @@ SUPPLY = ("Sorry, I forgot: the {arg} is {value}.", "Oh right, use {value} for t
           "The {arg} should be {value}.", "{value} for the {arg}, please.",
           "Good question. The {arg} is {value}.")
 # A withheld value given back with its own link word: "Oh right, copying 'ana@x.com'."
-SUPPLY_CLAUSE = ("Sorry, I forgot to say: {clause}.", "Oh right, {clause}.",
-                 "Ah, {clause}, please.", "Good question: {clause}.")
+SUPPLY_CLAUSE = ("Oh right, {clause}.", "Ah, {clause}, please.", "Good question: {clause}.",
+                 "Sorry, I should have said: {clause}.")
 SUPPLY_ENTITY = ("Sorry, I meant {thing}.", "Oh right, it's {thing}.", "Use {thing}, please.",
                  "Good question: {thing}.", "I forgot to say: {thing}.")
 INSIST = ("Are you sure there's no way to do that?", "Please, I really need that done today.",

@@ -16,6 +16,8 @@ from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSp
 from prove_jax.synthesis.phrasebook import fill, kept_slots, phrasings
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 from prove_jax.synthesis.wording import (
+    ANSWER_NOUNS,
+    VAGUE,
     bool_clause,
     has_clause,
     literal_clause,
@@ -96,7 +98,8 @@ def kind_noun(kind: str) -> str:
 # Labels that read as a phrase after the noun rather than as a quoted name
 _LABEL_PHRASES = {"last4": "ending in {}", "hotel_name": "at {}", "store_name": "at {}",
                   "flight_number": "on flight {}", "destination_name": "to {}",
-                  "merchant": "at {}", "counterparty_name": "with {}"}
+                  "merchant": "at {}", "counterparty_name": "with {}",
+                  "symbol": "for {}"}  # an order or a position named by its ticker
 
 
 def _called(field: str | None, label: str) -> str:
@@ -113,7 +116,7 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how in ("withheld", "vague"):
         # which one is left open ("delete an expense"): the assistant has to ask
         return _some(noun, a.arg.endswith("_ids")) if a.kind or a.arg.endswith(
-            ("_id", "_ids")) else None
+            ("_id", "_ids")) else VAGUE.get(a.arg)
     if a.how == "literal":
         return said_literal(a.value)
     if a.how == "id":
@@ -300,6 +303,9 @@ class TemplateVerbalizer:
             arg, value = turn.supply.arg, turn.supply.value
             if isinstance(value, bool):
                 return rng.choice(P.SUPPLY_CLAUSE).format(clause=bool_clause(arg, value))
+            if arg in ANSWER_NOUNS:  # "the message is 'Hi'"
+                return rng.choice(P.SUPPLY).format(arg=ANSWER_NOUNS[arg],
+                                                   value=said_literal(value))
             if has_clause(arg):  # "Oh right, copying 'ana@x.com'", not "the cc is ..."
                 return rng.choice(P.SUPPLY_CLAUSE).format(
                     clause=literal_clause(arg, said_literal(value), rng))

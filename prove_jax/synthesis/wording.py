@@ -18,8 +18,8 @@ from typing import Any
 
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
-__all__ = ["bool_clause", "has_clause", "literal_clause", "number", "qualify", "render_value",
-           "said", "said_literal", "via_phrase", "when"]
+__all__ = ["ANSWER_NOUNS", "VAGUE", "bool_clause", "has_clause", "literal_clause", "number",
+           "qualify", "render_value", "said", "said_literal", "via_phrase", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -215,6 +215,20 @@ def bool_clause(arg: str, value: bool) -> str:
     if forms:
         return forms[0] if value else forms[1]
     return f"with {humanize(arg)} {'on' if value else 'off'}"
+
+
+# What a user calls a value they were asked for: "the message is 'Hi'", not "saying 'Hi'"
+ANSWER_NOUNS = {"body": "message", "text": "message", "content": "text", "message": "message",
+                "comment": "comment", "subject": "subject", "amount": "amount",
+                "quantity": "quantity", "query": "search", "symbol": "stock",
+                "order_id": "order number", "title": "title", "name": "name",
+                "new_name": "new name", "merchant": "shop", "other_path": "other file",
+                "source": "file to move", "label": "label", "tag": "tag"}
+# A value a clarification leaves open, said vaguely so the sentence still reads ("move a file
+# to ..."): the assistant has to ask for it
+VAGUE = {"source": "a file", "path": "a file", "other_path": "another file",
+         "merchant": "a shop", "amount": "some money", "quantity": "some", "to": "someone",
+         "query": "something", "content": "something"}
 
 
 def has_clause(arg: str) -> bool:

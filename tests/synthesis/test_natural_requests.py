@@ -162,3 +162,15 @@ def test_a_hidden_tools_records_are_called_by_their_names():
     assert "'Living Room Blinds'" in text and "dev_hwtr3a" not in text
     bare = ArgSpec("device_id", "dev_hwtr3a", "literal")  # no name to call it by
     assert _by_name(StepSpec("set_blinds", "iot_devices", "x", False, [bare])) is None
+
+
+def test_a_value_left_open_reads_vaguely_and_comes_back_as_what_it_is():
+    move = StepSpec("mv", "filesystem", "Move or rename a file or directory.", False,
+                    [ArgSpec("source", "/home/me/a.txt", "withheld"),
+                     ArgSpec("destination", "/home/me/old", "literal")])
+    texts = {step_phrase(move, random.Random(s)) for s in range(10)}
+    assert all("a file" in t and "a file or directory" not in t for t in texts), texts
+    body = ArgSpec("body", "Running late.", "literal")
+    spec = DialogueSpec([TurnSpec("supply", supply=body)], 0, ["email"], "2026-06-15", "normal")
+    said = {TemplateVerbalizer().turn(spec, 0, random.Random(s)) for s in range(8)}
+    assert all("message" in t and "'Running late.'" in t and "saying" not in t for t in said)

@@ -10,7 +10,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "cancel_order": (
         "cancel {order_id}",
         "pull {order_id} before it fills",
-        "withdraw {order_id} and free up what it's holding",
+        "withdraw {order_id} so the money is free again",
     ),
     "deposit_funds": (
         "deposit {amount} into my brokerage account",
@@ -62,9 +62,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "place_order": (
         "place a {side} order for {quantity} shares of {symbol}[ at a limit of {limit_price}]",
         "put in an order to {side} {quantity} shares of {symbol}[ as a {order_type} order]",
-        "submit an order: {side} {quantity} of {symbol}[, type {order_type}]"
-        "[, time in force {time_in_force}]",
-        "trade {quantity} shares of {symbol}[, side {side}][ with a limit price of {limit_price}]",
+        "submit an order to {side} {quantity} shares of {symbol}[ as a {order_type} order]"
+        "[ with time in force {time_in_force}]",
+        "trade {quantity} shares of {symbol}[ on the {side} side]"
+        "[ with a limit price of {limit_price}]",
         "place a {side} order for[ {quantity} shares of] {symbol}",
     ),
     "remove_from_watchlist": (
