@@ -7,7 +7,7 @@ first, then the argument's own bank."""
 
 from __future__ import annotations
 
-__all__ = ["PEOPLE", "TOOL_TEXT"]
+__all__ = ["EDITS", "PEOPLE", "TOOL_TEXT"]
 
 # Full names for arguments that name a person (a guest, a passenger, a display name)
 PEOPLE = ("Alex Morgan", "Sam Rivera", "Jordan Lee", "Priya Shah", "Mateo Okafor",
@@ -163,4 +163,14 @@ TOOL_TEXT: dict[tuple[str, str], tuple[str, ...]] = {
                                             "The battery warning light is on."),
     ("checkout", "instructions"): ("Please ring the bell twice.", "Leave it at the door.",
                                    "No cutlery, thanks.", "Call me when you arrive."),
+}
+
+# A record's new title made from its old one ({t}): a listing renamed "Espresso machine" after
+# a camera kit is no edit anyone makes. Keyed by the record's kind; "" for any other kind.
+EDITS: dict[str, tuple[str, ...]] = {
+    "listing": ("{t} - price drop", "{t} (like new)", "{t}, must go this week"),
+    "event": ("{t} (moved)", "{t} - new agenda", "Rescheduled: {t}"),
+    "issue": ("{t} on mobile", "[Urgent] {t}", "{t} (regression)"),
+    "device": ("Upstairs {t}", "Old {t}", "Kids' {t}"),
+    "": ("{t} (updated)", "{t} 2", "New {t}"),
 }

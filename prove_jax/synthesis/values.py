@@ -28,10 +28,12 @@ from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import (
     arg_kind,
     describe,
+    key_of,
     label_of,
     out_fields,
     schema_types,
 )
+from prove_jax.synthesis.textbanks import EDITS
 
 __all__ = ["ValueFiller", "extract"]
 
@@ -213,6 +215,12 @@ class ValueFiller:
         own = (node.name, arg) in TOOL_TEXT  # the tool's own bank beats what others wrote
         if pooled and (node.read_only or (not own and rng.random() < 0.3)):
             return Filled(rng.choice(pooled), "context")
+        current = _current_label(filled) if arg in ("title", "name") and \
+            node.name.startswith(("update_", "edit_", "rename_")) else None
+        if current is not None:  # an edit of the record's own title, not a stranger's
+            kind, old = current
+            text = rng.choice(EDITS.get(kind, EDITS[""])).format(t=old)
+            return Filled(text, "generated") if check_value(text, schema) else None
         text = gen_text(arg, schema, rng, node.name)
         if text is None and pooled:
             text = rng.choice(pooled)
@@ -328,3 +336,20 @@ class ValueFiller:
                 if check_value(word, schema):
                     return Filled(word, "generated", None, ent)
         return None
+
+
+def _current_label(filled: dict[str, Filled]) -> tuple[str, str] | None:
+    """(kind, title) of the record a call edits, where an argument already names it: its
+    sampled entity, or the output element it was taken from when that element is the record
+    itself (not one pointing at it)."""
+    for f in filled.values():
+        if not f.kind:
+            continue
+        fields = f.entity.fields if f.entity is not None else f.element
+        if f.entity is None and (not isinstance(fields, dict) or key_of(fields) is None
+                                 or key_of(fields)[1] != f.kind):
+            continue
+        label = label_of(fields) if isinstance(fields, dict) else None
+        if label is not None and label[0] in ("title", "name"):
+            return f.kind, label[1]
+    return None

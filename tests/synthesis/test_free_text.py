@@ -33,3 +33,18 @@ def test_a_tool_with_a_bank_draws_from_it_and_others_from_the_argument_bank():
     assert review <= set(TOOL_TEXT[("write_review", "body")]) and len(review) >= 3
     email = {gen_text("body", schema, random.Random(s), "send_email") for s in range(20)}
     assert email <= set(TEXT["body"]) and not email & review
+
+
+def test_a_new_title_is_an_edit_of_the_old_one():
+    from prove_jax.synthesis.context import Entity
+    from prove_jax.synthesis.records import Filled
+    from prove_jax.synthesis.values import _current_label
+
+    desk = Entity("listing", "lst_aaaaa2", "listing_id", {"listing_id": "lst_aaaaa2",
+                                                          "title": "Standing desk"})
+    assert _current_label({"listing_id": Filled("lst_aaaaa2", "context", "listing", desk)}) \
+        == ("listing", "Standing desk")
+    offer = {"offer_id": "off_aaaaa2", "listing_id": "lst_aaaaa2", "title": "My offer"}
+    # an id taken from a record that points at it: that record's title is not the listing's
+    assert _current_label({"listing_id": Filled("lst_aaaaa2", "derived", "listing",
+                                                element=offer)}) is None
