@@ -239,6 +239,15 @@ def _first_person(text: str) -> str:
 _MORE = ((", ", ""), (" (", ")"))  # what a phrasing has no slot for
 
 
+# "1 stars", "1 shares": a count of one takes the singular
+_ONE = re.compile(r"(?<![\d.,])\b1 (star|share|guest|room|bag|minute|night|passenger|unit"
+                  r"|item|portion|seat|ticket|point|hour|day|week|ride)s\b")
+
+
+def _one_of(text: str) -> str:
+    return _ONE.sub(r"1 \1", text)
+
+
 _QUESTION = re.compile(r"^(which|what|what's|how|when|where|who|is|are|do|does)\b")
 
 
@@ -264,13 +273,15 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
                 and (r := render_arg(a, rng)) is not None]
         if rest:
             before, after = rng.choice(_MORE)
+            if text.endswith(")"):  # "(first 10) (my account 'X')" reads as two asides
+                before, after = _MORE[0]
             text += before + _join(rest) + after
-        return text
+        return _one_of(text)
     args = [r for r in (render_arg(a, rng) for a in step.args) if r]
     head = intent(step, rng)
     if not args:
         return head
-    return rng.choice(P.STEP_FORMS).format(intent=head, args=_join(args))
+    return _one_of(rng.choice(P.STEP_FORMS).format(intent=head, args=_join(args)))
 
 
 def _join(items: list[str]) -> str:

@@ -277,6 +277,8 @@ _VIA_FORMS = {
     ("vehicle", "appointment"): "the vehicle {o} is for",
     ("project", "sprint"): "the project {o} belongs to",
     ("folder", "email"): "the folder {o} is in",
+    ("meeting", "recording"): "the meeting recorded in {o}",
+    ("list", "saved place"): "the list {o} is on",
 }
 
 

@@ -174,3 +174,12 @@ def test_a_value_left_open_reads_vaguely_and_comes_back_as_what_it_is():
     spec = DialogueSpec([TurnSpec("supply", supply=body)], 0, ["email"], "2026-06-15", "normal")
     said = {TemplateVerbalizer().turn(spec, 0, random.Random(s)) for s in range(8)}
     assert all("message" in t and "'Running late.'" in t and "saying" not in t for t in said)
+
+
+def test_a_count_of_one_takes_the_singular_and_asides_do_not_stack():
+    rate = StepSpec("rate_order", "food_delivery", "Rate an order.", False,
+                    [ArgSpec("order_id", "ord_abc123", "id", "order"),
+                     ArgSpec("rating", 1, "literal")])
+    texts = {step_phrase(rate, random.Random(s)) for s in range(12)}
+    assert not any("1 stars" in t for t in texts) and any("1 star" in t for t in texts)
+    assert not any(") (" in t for t in texts)
