@@ -23,7 +23,7 @@ from prove_jax.synthesis.machine import ContextCache, Phase, execute_chain
 from prove_jax.synthesis.parallel import parallel_groups
 from prove_jax.synthesis.plan import sample_plan
 from prove_jax.synthesis.plausible import implausible
-from prove_jax.synthesis.records import Conversation, Drop, Plan
+from prove_jax.synthesis.records import Conversation, Drop, Plan, StepRecord
 from prove_jax.synthesis.resolution import unresolved
 from prove_jax.synthesis.routes import exposed_names
 from prove_jax.synthesis.schemas import strip_enums
@@ -37,8 +37,8 @@ __all__ = ["Engine", "Verbalizer", "synthesize_one"]
 class Verbalizer(Protocol):
     name: str
 
-    async def render(self, spec: DialogueSpec, rng: random.Random
-                     ) -> tuple[str, list[str]]: ...
+    async def render(self, spec: DialogueSpec, rng: random.Random,
+                     steps: list[StepRecord] | None = None) -> tuple[str, list[str]]: ...
 
 
 @dataclass
@@ -172,7 +172,7 @@ async def synthesize_one(index: int, eng: Engine) -> Conversation | Drop:
     problem = implausible(shaped.steps)
     if problem is not None:
         return Drop(index, plan.id, "implausible", problem)
-    system, turns = await eng.verbalizer.render(shaped.spec, rng)
+    system, turns = await eng.verbalizer.render(shaped.spec, rng, shaped.steps)
     steps = shaped.steps
     select_alternatives(steps, shaped.hidden)
     edges = [[j, g] for g, s in enumerate(steps) for j in s.deps]

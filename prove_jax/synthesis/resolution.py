@@ -23,12 +23,12 @@ from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec
 from prove_jax.synthesis.records import StepRecord
 from prove_jax.synthesis.schemas import key_of, values_of_kind, walk_records
 
-__all__ = ["meanings", "unresolved"]
+__all__ = ["meanings", "records_of", "unresolved"]
 
 REFERENCES = ("entity", "selector", "back")
 
 
-def _records(steps: list[StepRecord]) -> Iterator[tuple[str, str, dict]]:
+def records_of(steps: list[StepRecord]) -> Iterator[tuple[str, str, dict]]:
     """(own key, kind, record) of every record these steps' outputs hold."""
     for step in steps:
         for record in walk_records(step.payload):
@@ -56,14 +56,14 @@ def meanings(a: ArgSpec, steps: list[StepRecord], at: int) -> set[str]:
     shown = steps[:at]
     if a.how == "entity":  # its name, or the name of the record that points at it (via)
         said = ([(a.label_field, a.label)] if a.label_field else []) + list(a.pairs)
-        found = [(key, r) for key, kind, r in _records(shown)
+        found = [(key, r) for key, kind, r in records_of(shown)
                  if kind == (a.via or a.kind) and _matches(r, said)]
         if a.via is None:
             return {key for key, _ in found}
         return set().union(set(), *(values_of_kind(r, a.kind) for _, r in found))
     if a.how == "selector":
         owner = a.via or a.kind
-        found = [(key, r) for key, kind, r in _records(shown)
+        found = [(key, r) for key, kind, r in records_of(shown)
                  if kind == owner and _matches(r, a.pairs)]
         if a.via is None:
             return {key for key, _ in found}
@@ -73,10 +73,10 @@ def meanings(a: ArgSpec, steps: list[StepRecord], at: int) -> set[str]:
         # other X; else the one X the whole conversation has shown or the user has said
         owner = a.via or a.kind
         for scope in ([shown[-1]], shown):
-            keys = {key for key, kind, _ in _records(scope) if kind == owner}
+            keys = {key for key, kind, _ in records_of(scope) if kind == owner}
             said = set().union(*(_said(s.args, owner) for s in scope))
             if len(keys) == 1 and said <= keys:
-                record = next(r for key, kind, r in _records(scope) if kind == owner)
+                record = next(r for key, kind, r in records_of(scope) if kind == owner)
                 return keys if a.via is None else values_of_kind(record, a.kind)
         return set()
     return set()

@@ -1,7 +1,9 @@
 """The teacher LLM behind an OpenAI-compatible `/v1/chat/completions` endpoint: a verbalizer
 with the template verbalizer's interface, and a labeler for ambiguous graph edges. Off unless
-config.teacher.url is set. The teacher only writes text: every turn it writes is checked to
-state each value verbatim, and a turn that does not falls back to the template."""
+config.teacher.url is set. The teacher only writes text: every turn it writes goes through the
+resolution check on text (textcheck.py: each value stated in some spelling, each named record
+resolvable among those shown, nothing withheld leaked), and a turn that fails it falls back
+to the template."""
 
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ from typing import Any
 
 from prove_jax.synthesis.dialogue import DialogueSpec, TurnSpec
 from prove_jax.synthesis.graph import Edge, ToolNode
-from prove_jax.synthesis.verbalize import TemplateVerbalizer, must_mention, render_arg
+from prove_jax.synthesis.records import StepRecord
+from prove_jax.synthesis.textcheck import unresolved_text
+from prove_jax.synthesis.verbalize import TemplateVerbalizer, render_arg
 
 try:  # mcp ships httpx under this name
     import httpx2 as httpx
@@ -68,7 +72,8 @@ def _brief(spec: DialogueSpec, t: int, rng: random.Random) -> str:
 
 class TeacherVerbalizer:
     """User turns written by the teacher; the template writes any turn the teacher gets wrong
-    (a value missing or altered) and the system prompt."""
+    (a value missing, a record it does not single out, a withheld value said) and the
+    system prompt."""
 
     def __init__(self, client: ChatClient):
         self.client = client
@@ -76,7 +81,8 @@ class TeacherVerbalizer:
         self.name = f"teacher:{client.model}"
         self.fallbacks = 0
 
-    async def render(self, spec: DialogueSpec, rng: random.Random) -> tuple[str, list[str]]:
+    async def render(self, spec: DialogueSpec, rng: random.Random,
+                     steps: list[StepRecord] | None = None) -> tuple[str, list[str]]:
         from prove_jax.synthesis.phrases import PERSONAS
 
         system = self.template.system_prompt(spec, rng)
@@ -90,7 +96,7 @@ class TeacherVerbalizer:
                 text = (await self.client.complete([{"role": "user", "content": prompt}])).strip()
             except (httpx.HTTPError, KeyError, IndexError, ValueError):
                 text = ""
-            if len(text.split()) < 3 or any(m not in text for m in must_mention(spec.turns[t])):
+            if len(text.split()) < 3 or unresolved_text(text, spec.turns[t], steps or []):
                 self.fallbacks += 1
                 text = self.template.turn(spec, t, rng)
             turns.append(text)

@@ -1,6 +1,6 @@
 """The template verbalizer: deterministic, offline, varied. It turns a DialogueSpec into the
 system prompt and the user turns. Every value the model cannot look up itself (free text,
-amounts, dates, enum choices, and for the complete level the ids) is stated verbatim; entities
+amounts, dates, enum choices, and ids a user holds) is stated, a calendar date in words; entities
 reached through a look-up are named by their label; values an earlier call returns are
 referred back to ("that payment") or singled out by what distinguishes them in that output.
 """
@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
 
 from prove_jax.synthesis import phrases as P
-from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
+from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec
 from prove_jax.synthesis.phrasebook import fill, kept_slots, phrasings
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 from prove_jax.synthesis.wording import (
@@ -32,40 +31,10 @@ __all__ = [
     "TemplateVerbalizer",
     "intent",
     "is_question",
-    "must_mention",
     "render_arg",
     "render_value",
     "slot_text",
 ]
-
-
-def _raw(value: Any) -> list[str]:
-    """The verbatim strings a turn must contain for `value` to count as stated."""
-    if isinstance(value, list):
-        return [s for v in value for s in _raw(v)]
-    if isinstance(value, str):
-        return [value]
-    return [render_value(value)]
-
-
-def must_mention(turn: TurnSpec) -> list[str]:
-    """Everything a rendering of `turn` has to state verbatim (the teacher is checked on it)."""
-    out: list[str] = []
-    if turn.supply is not None and turn.supply.how == "entity":
-        out.append(turn.supply.label)
-        out += [s for _, v in turn.supply.pairs for s in _raw(v)]
-    elif turn.supply is not None:
-        out += _raw(turn.supply.value)
-    for step in turn.steps:
-        for a in step.args:
-            if a.how in ("literal", "id"):
-                out += _raw(a.value)
-            elif a.how == "entity" and a.label:
-                out.append(a.label)
-                out += [s for _, v in a.pairs for s in _raw(v)]
-            elif a.how == "selector":
-                out += [s for _, v in a.pairs for s in _raw(v)]
-    return out
 
 
 def _noun(a: ArgSpec) -> str:
@@ -342,6 +311,7 @@ class TemplateVerbalizer:
             return _cap(opener + _lower(body))
         return _cap(opener + body)
 
-    async def render(self, spec: DialogueSpec, rng: random.Random) -> tuple[str, list[str]]:
+    async def render(self, spec: DialogueSpec, rng: random.Random,
+                     steps: list | None = None) -> tuple[str, list[str]]:
         system = self.system_prompt(spec, rng)
         return system, [self.turn(spec, t, rng) for t in range(len(spec.turns))]
