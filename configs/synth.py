@@ -26,15 +26,16 @@ def get_config() -> ConfigDict:
     c.context_gets_per_kind = 3  # get-tool calls per entity kind when sampling a context
     c.reference_date = "2026-06-15"  # "today" in every world
     c.info_levels = ConfigDict(dict(complete=0.6, missing=0.2, minimal=0.2))
-    c.missing_first_turn = 0.9  # share of missing-value gaps in the first user turn
+    c.missing_first_turn = 1.0  # share of missing-value gaps in the first user turn
     c.p_name_held = 0.75  # chains naming held ids (orders, bookings) instead of quoting them
     c.user_turns = ConfigDict(dict(min=2, max=3, decay=0.5))  # P(n) ∝ decay ** (n - min)
     c.distractors = ConfigDict(dict(p=0.4, min_tools=3, max_tools=8))
     c.p_enum_strip = 0.3
     c.p_unsatisfiable = 0.05
-    c.p_missing_function = 0.14  # hide a needed action (abstention when it is the first)
+    c.p_missing_function = 0.16  # hide a needed action (abstention when it is the first)
+    # p_workflow: share of chains drawn from goal patterns (prove_jax/synthesis/workflows.py)
     c.chain = ConfigDict(dict(min_len=2, max_len=5, p_cross_server=1.0, p_optional_arg=0.25,
-                              max_retries=3, max_regenerate=3))
+                              max_retries=3, max_regenerate=3, p_workflow=0.5))
     c.kind_mix = ConfigDict(dict(normal=0.806, clarification=0.111, abstention=0.083))
     c.validation = ConfigDict(dict(max_error_frac=0.3, jaccard=0.70))
     c.test_frac = 0.05  # share of world seeds (blocks) held out for the test split

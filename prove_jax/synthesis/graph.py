@@ -28,8 +28,8 @@ from pathlib import Path
 
 from prove_jax.synthesis.schemas import arg_kind, out_fields, schema_types
 
-__all__ = ["GRAPH_VERSION", "Edge", "ToolGraph", "ToolNode", "build_graph", "graph_key",
-           "load_or_build"]
+__all__ = ["GRAPH_VERSION", "SHARED_KINDS", "Edge", "ToolGraph", "ToolNode", "build_graph",
+           "coherent", "graph_key", "load_or_build"]
 
 GRAPH_VERSION = 3
 REQUIRES_KEY = "prove/requires"
@@ -228,3 +228,17 @@ async def load_or_build(tools: Mapping[str, Sequence[dict]], cache_dir: str | os
     tmp.write_text(json.dumps(graph.to_json(), indent=1))
     tmp.replace(path)
     return graph, False
+
+
+# Kinds of value that mean the same thing on every server of a world: people's addresses,
+# and the world's shared people, companies, places and meetings (servers.core.world). An
+# order id of one service in another service's order tool is a name collision, not a flow.
+SHARED_KINDS = frozenset(("@email", "@phone", "contact", "person", "member", "participant",
+                          "attendee", "company", "place", "meeting"))
+
+
+def coherent(graph: ToolGraph, e: Edge) -> bool:
+    """A cross-server edge a person would follow: every value it carries is a shared kind."""
+    dst = graph.nodes[e.dst]
+    return e.cross and e.kind == "explicit" and bool(e.via) and all(
+        arg_kind(arg, dst.properties.get(arg, {})) in SHARED_KINDS for _, arg in e.via)

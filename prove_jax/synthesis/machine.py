@@ -197,8 +197,9 @@ async def execute_chain(plan: Plan, graph: ToolGraph, cfg: SynthConfig, filler: 
             continue
         # RESPONSE, last resort: another tool in this position, else end the chain here
         tried.add(queue[pos])
-        alt = _alternative(graph, run, queue, pos, tried, rng) if switched < MAX_SWITCHES \
-            else None
+        # a goal's chain does not wander off to another tool: it ends where its story fails
+        alt = _alternative(graph, run, queue, pos, tried, rng) \
+            if switched < MAX_SWITCHES and not plan.goal else None
         if alt is None:
             run.count("gave_up")
             break

@@ -1,6 +1,7 @@
 """The query state's decisions for one example, drawn from its own rng before anything runs:
 block and world seed, variant (normal chain / unsatisfiable / missing function), information
-level, user turns, the tool chain (a walk on the dependency graph), distractors, enum
+level, user turns, the tool chain (a goal's workflow pattern, else a walk on the dependency
+graph), distractors, enum
 stripping. Every draw happens in a fixed order, so an index always gets the same plan."""
 
 from __future__ import annotations
@@ -8,13 +9,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from prove_jax.synthesis.graph import Edge, ToolGraph
+from prove_jax.synthesis.graph import ToolGraph, coherent
 from prove_jax.synthesis.records import Plan
-from prove_jax.synthesis.schemas import arg_kind
 from prove_jax.synthesis.seeds import derive_seed, rng_for, unit
 from prove_jax.synthesis.settings import SynthConfig
+from prove_jax.synthesis.workflows import draw_workflow
 
-__all__ = ["block_of", "partner_of", "sample_chain", "sample_plan", "sample_turns"]
+__all__ = ["block_of", "coherent", "partner_of", "sample_chain", "sample_plan", "sample_turns"]
 
 
 def block_of(index: int, cfg: SynthConfig, servers: Sequence[str]
@@ -44,20 +45,6 @@ def sample_turns(rng: random.Random, lo: int, hi: int, decay: float) -> int:
     """Number of user turns in [lo, hi], P(n) ∝ decay ** (n - lo)."""
     weights = [decay ** (n - lo) for n in range(lo, hi + 1)]
     return rng.choices(range(lo, hi + 1), weights=weights)[0]
-
-
-# Kinds of value that mean the same thing on every server of a world: people's addresses,
-# and the world's shared people, companies, places and meetings (servers.core.world). An
-# order id of one service in another service's order tool is a name collision, not a flow.
-SHARED_KINDS = frozenset(("@email", "@phone", "contact", "person", "member", "participant",
-                          "attendee", "company", "place", "meeting"))
-
-
-def coherent(graph: ToolGraph, e: Edge) -> bool:
-    """A cross-server edge a person would follow: every value it carries is a shared kind."""
-    dst = graph.nodes[e.dst]
-    return e.cross and e.kind == "explicit" and bool(e.via) and all(
-        arg_kind(arg, dst.properties.get(arg, {})) in SHARED_KINDS for _, arg in e.via)
 
 
 def partner_of(graph: ToolGraph, server: str, rng: random.Random) -> str | None:
@@ -131,6 +118,14 @@ def sample_plan(index: int, cfg: SynthConfig, graph: ToolGraph, servers: Sequenc
     cross = rng.random() < cfg.p_cross_server
     partner = partner_of(graph, server, rng_for(cfg.seed, "partner", block)) if cross else None
     chain = sample_chain(graph, server, length, rng, partner)
+    goal = ""
+    # its own stream, so walks stay put; only plain chains: a missing-function or
+    # unsatisfiable row keeps the walk, whose first action it hides (the kind mix)
+    if variant == "chain" and unit(cfg.seed, "workflow", index) < cfg.p_workflow:
+        drawn = draw_workflow(graph, server, partner, max(length, 2),
+                              rng_for(cfg.seed, "workflow-goal", index))
+        if drawn is not None:
+            goal, chain = drawn
     hide_pos = rng.randrange(max(len(chain), 1))
     chain_servers = list(dict.fromkeys(graph.nodes[k].server for k in chain)) or [server]
     distractors: list[str] = []
@@ -157,4 +152,4 @@ def sample_plan(index: int, cfg: SynthConfig, graph: ToolGraph, servers: Sequenc
                 split=split, server=server, variant=variant, info=info, n_turns=n_turns,
                 chain=chain, servers=chain_servers + extra, distractors=distractors,
                 enum_strip=enum_strip, missing_first=missing_first, hide_pos=hide_pos,
-                foreign=foreign, persona=rng.randrange(n_personas))
+                foreign=foreign, persona=rng.randrange(n_personas), goal=goal)

@@ -78,6 +78,7 @@ class Plan:
     hide_pos: int = -1  # missing_function: chain position of the hidden tool
     foreign: list[str] = field(default_factory=list)  # unsatisfiable: what the user asks for
     persona: int = 0
+    goal: str = ""  # the workflow pattern the chain follows ("" for a walk)
 
 
 @dataclass

@@ -27,7 +27,7 @@ class SynthConfig:
     p_complete: float = 0.6
     p_missing: float = 0.2
     p_minimal: float = 0.2
-    missing_first_turn: float = 0.82  # share of missing-value gaps in the first user turn
+    missing_first_turn: float = 1.0  # share of missing-value gaps in the first user turn
     # chains above the minimal level that name ids a user holds (an order, a booking) where
     # the entity has a name, as people often do ("my booking on flight AT804")
     p_name_held: float = 0.75
@@ -39,10 +39,11 @@ class SynthConfig:
     max_distractors: int = 8
     p_enum_strip: float = 0.3
     p_unsatisfiable: float = 0.05
-    p_missing_function: float = 0.14
+    p_missing_function: float = 0.16
     min_chain: int = 2
     max_chain: int = 5
     p_cross_server: float = 1.0  # a partner server allowed; about 1 in 6 realizes a flow
+    p_workflow: float = 0.5  # chains drawn from goal patterns (workflows.py), not walks
     p_optional_arg: float = 0.25
     max_retries: int = 3  # corrected-argument retries per step before another tool / give up
     max_regenerate: int = 3  # malformed proposals regenerated per attempt
@@ -107,6 +108,7 @@ class SynthConfig:
             p_enum_strip=c.p_enum_strip, p_unsatisfiable=c.p_unsatisfiable,
             p_missing_function=c.p_missing_function, min_chain=c.chain.min_len,
             max_chain=c.chain.max_len, p_cross_server=c.chain.p_cross_server,
+            p_workflow=c.chain.p_workflow,
             p_optional_arg=c.chain.p_optional_arg, max_retries=c.chain.max_retries,
             max_regenerate=c.chain.max_regenerate, kind_mix=dict(c.kind_mix),
             max_error_frac=c.validation.max_error_frac, jaccard=c.validation.jaccard,

@@ -36,8 +36,8 @@ def meta_of(conv: Conversation) -> dict[str, Any]:
     if gap is not None:
         gap = {**gap, "step": where[gap["step"]]}
     return {"id": p.id, "index": p.index, "split": p.split, "kind": conv.kind,
-            "variant": p.variant, "info": conv.stats.get("info", p.info), "server": p.server,
-            "servers": p.servers, "seed": p.world_seed, "block": p.block,
+            "variant": p.variant, "goal": p.goal, "info": conv.stats.get("info", p.info),
+            "server": p.server, "servers": p.servers, "seed": p.world_seed, "block": p.block,
             "chain": [s.node.key for s in conv.steps], "lookups": conv.stats.get("lookups", 0),
             "user_turns": len(conv.user_turns), "distractors": len(p.distractors),
             "enum_strip": p.enum_strip, "step_turn": [conv.step_turn[m[0]] for m in groups],

@@ -1,0 +1,48 @@
+"""Goal-coherent chains (issue 23 item 1): workflow patterns over every server, each one a
+story whose cross-server step follows a shared person, place or meeting; a synthesized run
+draws them and keeps their order in the truth."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from prove_jax.synthesis.workflows import WORKFLOWS, _walkable, draw_workflow, patterns_for
+from servers.registry import TOOL_COUNTS
+from tests.synthesis.test_cross_server import _graph
+
+GRAPH = _graph(tuple(sorted(TOOL_COUNTS)))
+
+
+def test_every_pattern_can_be_drawn_and_every_server_has_goals():
+    assert all(t in GRAPH.nodes for tools in WORKFLOWS.values() for t in tools)
+    assert all(_walkable(GRAPH, tools) for tools in WORKFLOWS.values())
+    for server in TOOL_COUNTS:
+        assert len(patterns_for(GRAPH, server, None, 5)) >= 2, server
+
+
+def test_a_cross_server_pattern_needs_a_coherent_edge_and_its_partner():
+    # a meeting found in the calendar and emailed to nobody in particular: two chains
+    assert not _walkable(GRAPH, ("calendar.get_event", "email.send_email"))
+    assert _walkable(GRAPH, ("crm.get_contact", "email.send_email"))
+    assert "email a contact" not in patterns_for(GRAPH, "crm", None, 5)
+    assert "email a contact" in patterns_for(GRAPH, "crm", "email", 5)
+    assert "email a contact" not in patterns_for(GRAPH, "crm", "email", 2)  # too long
+    goals = {draw_workflow(GRAPH, "crm", "email", 5, random.Random(s))[0] for s in range(40)}
+    assert {"email a contact", "log a call"} <= goals
+
+
+def test_a_run_follows_its_goals_in_order(dataset):
+    metas = [json.loads(line) for line in dataset.paths["meta.jsonl"].read_text().splitlines()]
+    goals = [m for m in metas if m["goal"]]
+    assert len(goals) >= len(metas) // 4
+    whole = 0
+    for m in goals:
+        pattern = list(WORKFLOWS[m["goal"]])
+        # the goal's own tools in its order, look-ups between; a story whose action fails
+        # ends there (a prefix), it never wanders off to another tool
+        # (a look-up may use one of its tools too: each counts once)
+        done = list(dict.fromkeys(k for k in m["chain"] if k in pattern))
+        assert done == pattern[:len(done)] and done, (m["goal"], m["chain"])
+        whole += done == pattern
+    assert whole >= len(goals) // 2
