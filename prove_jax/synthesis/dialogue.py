@@ -143,6 +143,17 @@ def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = 
     return StepSpec(n.name, n.server, n.description, n.read_only, args, at, defaults)
 
 
+# Actions other offered tools of their server can do as well: hiding one would make "no
+# tool can do that" the wrong answer (a reading check found "retitle a file" abstained on
+# with mv offered). rename: mv; mv: cp then rm; rmdir: rm; touch: write_file; move_event:
+# update_event's start; send_email: create_draft then send_draft; set_device_power: set_light
+# for a light; clear_cart: remove_from_cart; send_direct_message: post_message in the DM.
+REPLACEABLE = frozenset((
+    "filesystem.rename", "filesystem.mv", "filesystem.rmdir", "filesystem.touch",
+    "calendar.move_event", "email.send_email", "iot_devices.set_device_power",
+    "shopping.clear_cart", "team_chat.send_direct_message"))
+
+
 def _by_name(spec: StepSpec) -> StepSpec | None:
     """A hidden tool's step with its records called by their names: no call follows, so no
     look-up has to find them, and a user never says 'dev_hwtr3a' for 'Living Room Blinds'.
@@ -256,11 +267,11 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
         h = min(plan.hide_pos, len(chain_ids) - 1)
         # only an action is hidden: a question another offered read could still answer in
         # part ("tell me about the place X" with search_places offered) is no abstention,
-        # and refusing it would teach the wrong habit
-        h = next((k for k in range(h, len(chain_ids)) if not steps[chain_ids[k]].node.read_only),
-                 None)
+        # and refusing it would teach the wrong habit; nor one another offered tool can do
+        actions = [k for k in range(h, len(chain_ids)) if not steps[chain_ids[k]].node.read_only]
+        h = next((k for k in actions if steps[chain_ids[k]].node.key not in REPLACEABLE), None)
         if h is None:
-            return "hidden_tool_reads"
+            return "hidden_tool_replaceable" if actions else "hidden_tool_reads"
         hidden = steps[chain_ids[h]]
         asked = _by_name(step_spec(hidden, steps))
         if asked is None:

@@ -159,6 +159,8 @@ _LITERAL_FORMS = {
     "city": ("in {v}",), "query": ("matching {v}", "searching for {v}"), "month": ("for {v}",),
     "time": ("at {v}",), "date": ("on {v}",), "start": ("starting {v}",), "end": ("ending {v}",),
     "date_from": ("from {v}", "since {v}"), "date_to": ("up to {v}", "until {v}"),
+    "from_date": ("from {v}", "since {v}"), "to_date": ("up to {v}", "until {v}"),
+    "start_date": ("from {v}",), "end_date": ("until {v}",),
     "since": ("since {v}",), "until": ("until {v}",), "due_date": ("due {v}",),
     "due_before": ("due before {v}",), "valid_until": ("valid until {v}",),
     "name": ("named {v}",), "location": ("at {v}",), "min_rating": ("rated at least {v}",),
@@ -228,7 +230,7 @@ ANSWER_NOUNS = {"body": "message", "text": "message", "content": "text", "messag
 # to ..."): the assistant has to ask for it
 VAGUE = {"source": "a file", "path": "a file", "other_path": "another file",
          "merchant": "a shop", "amount": "some money", "quantity": "some", "to": "someone",
-         "query": "something", "content": "something"}
+         "query": "something", "content": "something", "new_name": "something else"}
 
 
 def has_clause(arg: str) -> bool:

@@ -268,3 +268,16 @@ def test_no_read_after_write_edge_when_the_read_shows_other_entities():
     assert len(orders.payload["orders"]) >= 3
     assert item not in shown and restaurant not in shown
     assert orders.deps == []
+
+
+def test_an_action_another_offered_tool_can_do_is_never_hidden(monkeypatch):
+    from prove_jax.synthesis import dialogue
+    from servers.registry import load_domain
+
+    for key in dialogue.REPLACEABLE:  # every entry is a real tool
+        server, tool = key.split(".")
+        assert tool in load_domain(server).tools, key
+    monkeypatch.setattr(dialogue, "REPLACEABLE", frozenset({"toy.archive_item"}))
+    steps = _steps()  # list_items, archive_item, get_item: the one action has a substitute
+    assert shape(toy.plan([], variant="missing_function", hide_pos=0), steps, 2, 3,
+                 random.Random(0), ["toy"], "2026-06-15") == "hidden_tool_replaceable"
