@@ -7,7 +7,7 @@ first, then the argument's own bank."""
 
 from __future__ import annotations
 
-__all__ = ["EDITS", "PEOPLE", "TOOL_TEXT"]
+__all__ = ["EDITS", "MERCHANTS", "PEOPLE", "TOOL_TEXT"]
 
 # Full names for arguments that name a person (a guest, a passenger, a display name)
 PEOPLE = ("Alex Morgan", "Sam Rivera", "Jordan Lee", "Priya Shah", "Mateo Okafor",
@@ -173,4 +173,23 @@ EDITS: dict[str, tuple[str, ...]] = {
     "issue": ("{t} on mobile", "[Urgent] {t}", "{t} (regression)"),
     "device": ("Upstairs {t}", "Old {t}", "Kids' {t}"),
     "": ("{t} (updated)", "{t} 2", "New {t}"),
+}
+
+# Where a person spends in each budget category (by the category's name): an expense's
+# merchant is drawn for its category, so a pharmacy is never filed as Fitness
+MERCHANTS: dict[str, tuple[str, ...]] = {
+    "Groceries": ("Green Grocer", "FreshMart", "Corner Grocer"),
+    "Dining Out": ("Corner Bakery", "Trattoria Verde", "Noodle Bar 88"),
+    "Transport": ("City Parking", "Metro Transit", "RideNow"),
+    "Housing": ("Lakeside Property Management", "HomeFix Repairs"),
+    "Utilities": ("City Power & Light", "AquaCity Water", "FiberNet Internet"),
+    "Entertainment": ("Cineplex Downtown", "Arcade Alley"),
+    "Shopping": ("Urban Threads", "HomeGoods Depot"),
+    "Health": ("Metro Pharmacy", "BrightSmile Dental"),
+    "Travel": ("SkyWays Airlines", "Harbor Suites"),
+    "Subscriptions": ("StreamBox", "Cloudly Storage"),
+    "Education": ("Bookworm Club", "CodeCamp Online"),
+    "Gifts & Donations": ("Red Cross", "Petal & Stem Florist"),
+    "Personal Care": ("Glow Salon", "Metro Pharmacy"),
+    "Fitness": ("PulseGym", "Studio Flow Yoga"),
 }

@@ -33,7 +33,7 @@ from prove_jax.synthesis.schemas import (
     out_fields,
     schema_types,
 )
-from prove_jax.synthesis.textbanks import EDITS
+from prove_jax.synthesis.textbanks import EDITS, MERCHANTS
 
 __all__ = ["ValueFiller", "extract"]
 
@@ -143,7 +143,9 @@ class ValueFiller:
         ctx = ctxs[node.server]
         props = node.properties
         filled: dict[str, Filled] = {}
-        for arg in node.required:
+        # records first: a merchant is chosen to fit the expense's category, a new title from
+        # the record's own (sorted is stable: schema order otherwise)
+        for arg in sorted(node.required, key=lambda a: arg_kind(a, props.get(a, {})) is None):
             value = self._one(node, arg, props.get(arg, {}), steps, ctxs, ctx, rng, avoid,
                               filled, required=derive)
             if value is None:
@@ -215,6 +217,11 @@ class ValueFiller:
         own = (node.name, arg) in TOOL_TEXT  # the tool's own bank beats what others wrote
         if pooled and (node.read_only or (not own and rng.random() < 0.3)):
             return Filled(rng.choice(pooled), "context")
+        if arg == "merchant":  # one the category is for: no pharmacy filed as Fitness
+            shops = [m for f in filled.values() if f.kind == "category"
+                     and (lab := _label(f)) is not None for m in MERCHANTS.get(lab, ())]
+            if shops:
+                return Filled(rng.choice(shops), "generated")
         current = _current_label(filled) if arg in ("title", "name") and \
             node.name.startswith(("update_", "edit_", "rename_")) else None
         if current is not None:  # an edit of the record's own title, not a stranger's
@@ -338,18 +345,31 @@ class ValueFiller:
         return None
 
 
+def _record(f: Filled) -> dict | None:
+    """The fields of the record `f` holds the id of: its sampled entity's, or the output
+    element it was taken from when that element is the record itself (not one pointing at
+    it)."""
+    if f.entity is not None:
+        return f.entity.fields
+    element = f.element
+    if f.kind and isinstance(element, dict) and (key := key_of(element)) is not None \
+            and key[1] == f.kind:
+        return element
+    return None
+
+
+def _label(f: Filled) -> str | None:
+    """The name of the record `f` holds the id of, where it has one."""
+    fields = _record(f)
+    label = label_of(fields) if fields is not None else None
+    return label[1] if label else None
+
+
 def _current_label(filled: dict[str, Filled]) -> tuple[str, str] | None:
-    """(kind, title) of the record a call edits, where an argument already names it: its
-    sampled entity, or the output element it was taken from when that element is the record
-    itself (not one pointing at it)."""
+    """(kind, title) of the record a call edits, where an argument already names it."""
     for f in filled.values():
-        if not f.kind:
-            continue
-        fields = f.entity.fields if f.entity is not None else f.element
-        if f.entity is None and (not isinstance(fields, dict) or key_of(fields) is None
-                                 or key_of(fields)[1] != f.kind):
-            continue
-        label = label_of(fields) if isinstance(fields, dict) else None
+        fields = _record(f)
+        label = label_of(fields) if fields is not None else None
         if label is not None and label[0] in ("title", "name"):
             return f.kind, label[1]
     return None

@@ -48,3 +48,10 @@ def test_a_new_title_is_an_edit_of_the_old_one():
     # an id taken from a record that points at it: that record's title is not the listing's
     assert _current_label({"listing_id": Filled("lst_aaaaa2", "derived", "listing",
                                                 element=offer)}) is None
+
+
+def test_every_budget_category_has_merchants_that_fit_it():
+    from prove_jax.synthesis.textbanks import MERCHANTS
+    from servers.budget.data import CATEGORIES
+
+    assert {name for _, name, _, _ in CATEGORIES} == set(MERCHANTS)
