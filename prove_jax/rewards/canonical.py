@@ -9,7 +9,8 @@ use ("exactly matching values"):
   - objects map to a frozenset of (key, value) pairs: key order is ignored; keys must be strings;
   - arrays (list or tuple) map to tuples: order matters;
   - strings compare exactly, or after `strip().casefold()` when `normalize_strings` is set (object
-    keys are never normalized); None stays None.
+    keys are never normalized); an ISO date-time compares by its clock, so "2026-06-30T13:00"
+    equals "2026-06-30T13:00:00" (the servers read both alike); None stays None.
 Any other type (set, bytes, objects, non-string keys) raises ValueError naming its path.
 Arrays become tuples and objects frozensets, so an array never equals an object and a string
 never equals either.
@@ -23,6 +24,7 @@ does not see it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -46,6 +48,26 @@ _NAN, _POS_INF, _NEG_INF = _Sentinel("NaN"), _Sentinel("Infinity"), _Sentinel("-
 _MISSING = _Sentinel("missing")
 
 
+# An ISO date-time says one instant however its clock is written: "2026-06-30T13:00",
+# "2026-06-30T13:00:00" and "2026-06-30 13:00" are the same argument to every server here
+_CLOCK = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$")
+
+
+def _clock(value: str) -> str | None:
+    """The one spelling of an ISO date-time (seconds written, 'Z' as +00:00); None for any
+    other string."""
+    m = _CLOCK.match(value) if len(value) >= 16 else None
+    if m is None:
+        return None
+    zone = "+00:00" if m.group(5) == "Z" else (m.group(5) or "")
+    return f"{m.group(1)}T{m.group(2)}:{m.group(3)}:{m.group(4) or '00'}{zone}"
+
+
+def _same_clock(a: str, b: str) -> bool:
+    ca = _clock(a)
+    return ca is not None and ca == _clock(b)
+
+
 def _float(v: float) -> Hashable:
     if v - v == 0.0:  # finite (inf - inf and NaN - NaN are NaN)
         return v
@@ -61,6 +83,8 @@ def canonical(value: Any, normalize_strings: bool = False, path: str = "$") -> H
     """
     t = type(value)
     if t is str:
+        if (when := _clock(value)) is not None:
+            return when
         return value.strip().casefold() if normalize_strings else value
     if t is int or value is None:
         return value
@@ -105,7 +129,8 @@ def _eq(a: Any, b: Any, ns: bool) -> bool:
     ta, tb = type(a), type(b)
     if ta is str:
         if tb is str:
-            return a == b or (ns and a.strip().casefold() == b.strip().casefold())
+            return a == b or (ns and a.strip().casefold() == b.strip().casefold()) \
+                or _same_clock(a, b)
     elif ta is int or ta is float:
         if tb is int or tb is float:
             return a == b or (a != a and b != b)  # NaN equals NaN
@@ -121,7 +146,8 @@ def _eq(a: Any, b: Any, ns: bool) -> bool:
                     return False
                 tv = type(v)
                 if tv is type(w) and (tv is int or (tv is str and not ns)):
-                    if v != w:  # leaf fast path (most values), same result as _eq
+                    # leaf fast path (most values), same result as _eq
+                    if v != w and not (tv is str and _same_clock(v, w)):
                         return False
                 elif not _eq(v, w, ns):
                     return False
@@ -133,7 +159,7 @@ def _eq(a: Any, b: Any, ns: bool) -> bool:
             for v, w in zip(a, b, strict=True):
                 tv = type(v)
                 if tv is type(w) and (tv is int or (tv is str and not ns)):
-                    if v != w:
+                    if v != w and not (tv is str and _same_clock(v, w)):
                         return False
                 elif not _eq(v, w, ns):
                     return False

@@ -71,13 +71,16 @@ def said(value: Any) -> str:
 
 
 def said_literal(value: Any) -> str:
-    """A value the user gives a tool: a calendar date as a person writes it ("June 23"; the
-    assistant knows today's date and the tool's format), anything else as `said`. Date-times
-    stay literal: their clock has more than one spelling (10:00 or 10:00:00) and the truth
-    keeps one."""
-    if isinstance(value, str) and len(value) == 10 and (day := when(value)) is not None:
-        return day
+    """A value the user gives a tool: a date or a local time as a person writes it ("June 23",
+    "June 30 at 1:00 pm"; the assistant knows today's date and the tool's format, and the
+    reward compares date-times by their clock, rewards.canonical), anything else as `said`.
+    A time with an offset stays literal: the words would drop it."""
+    if isinstance(value, str) and _LOCAL.match(value) and (spoken := when(value)) is not None:
+        return spoken
     return said(value)
+
+
+_LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::00)?)?$")  # no offset
 
 
 def _money(value: Any) -> str:

@@ -73,3 +73,18 @@ def test_check_arguments():
         check_arguments({1: "x"})
     args = {"a": {1}}  # values are not walked
     assert check_arguments(args) is args
+
+
+def test_a_date_time_compares_by_its_clock_not_its_spelling():
+    # a user says "June 30 at 1:00 pm"; the servers read all three spellings alike
+    same = ["2026-06-30T13:00", "2026-06-30T13:00:00", "2026-06-30 13:00"]
+    for a in same:
+        for b in same:
+            assert json_equal(a, b) and canonical(a) == canonical(b)
+            assert json_equal({"start": a, "n": 1}, {"start": b, "n": 1})
+            assert json_equal([a], [b])
+    assert json_equal("2026-06-30T13:00Z", "2026-06-30T13:00:00+00:00")
+    assert not json_equal("2026-06-30T13:00", "2026-06-30T13:01")
+    assert not json_equal("2026-06-30T13:00", "2026-06-30T13:00+02:00")  # another instant
+    assert not json_equal("2026-06-30", "2026-06-30T00:00")  # a day is not a time
+    assert not json_equal({"start": "2026-06-30T13:00"}, {"start": "2026-06-30T14:00:00"})

@@ -5,6 +5,7 @@ test split."""
 from __future__ import annotations
 
 import json
+import re
 
 from prove_jax.synthesis.wording import when
 from servers.core.ids import SEALED
@@ -95,9 +96,9 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
         texts = [m["gap"]["label"]] if "label" in m["gap"] else \
             value if isinstance(value, list) else [value]
         # numbers as a person says them: 120, not 120.0
-        # and a calendar date as words: June 23, not '2026-06-23'
-        shown = [(when(v) if len(v) == 10 and when(v) else v) if isinstance(v, str)
-                 else json.dumps(v).removesuffix(".0") for v in texts]
+        # and a date or a local time as words: June 23, not '2026-06-23'
+        shown = [(when(v) if when(v) and not re.search(r"[+-]\d\d:\d\d$", v) else v)
+                 if isinstance(v, str) else json.dumps(v).removesuffix(".0") for v in texts]
         assert all(s in supplied for s in shown), (row["user_turns"], value)
         quoted = [f"'{v}'" for v in texts if isinstance(v, str)]
         assert not any(q in row["user_turns"][0] for q in quoted)  # withheld at first

@@ -105,9 +105,10 @@ def test_a_record_named_through_another_says_how_they_are_linked():
     assert via_phrase("seller", "listing", "that listing") == "the seller of that listing"
 
 
-def test_a_calendar_date_is_given_in_words_and_a_clock_time_stays_exact():
+def test_a_date_or_a_local_time_is_given_in_words_and_an_offset_stays_exact():
     assert said_literal("2026-06-23") == "June 23"
-    assert said_literal("2026-07-02T10:00") == "'2026-07-02T10:00'"
+    assert said_literal("2026-07-02T10:00") == "July 2 at 10:00 am"
+    assert said_literal("2026-07-02T10:00+02:00") == "'2026-07-02T10:00+02:00'"
     assert said_literal(40.0) == "40"
     stay = StepSpec("book_hotel", "travel_booking", "Book a hotel.", False,
                     [ArgSpec("check_in", "2026-06-23", "literal"),
