@@ -128,7 +128,8 @@ def _some(noun: str, many: bool) -> str:
     """'an expense', 'some members': an entity the request leaves open."""
     if many:
         return f"some {noun}s"
-    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+    vowel = noun[:1] in "aeiou" and not noun.startswith(("us", "uni", "eu"))  # "a user"
+    return f"{'an' if vowel else 'a'} {noun}"
 
 
 def render_arg(a: ArgSpec, rng: random.Random) -> str | None:

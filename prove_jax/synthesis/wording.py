@@ -283,6 +283,7 @@ _VIA_FORMS = {
     ("project", "sprint"): "the project {o} belongs to",
     ("folder", "email"): "the folder {o} is in",
     ("meeting", "recording"): "the meeting recorded in {o}",
+    ("issue", "link"): "the issue {o} points to",
     ("list", "saved place"): "the list {o} is on",
 }
 

@@ -183,3 +183,9 @@ def test_a_count_of_one_takes_the_singular_and_asides_do_not_stack():
     texts = {step_phrase(rate, random.Random(s)) for s in range(12)}
     assert not any("1 stars" in t for t in texts) and any("1 star" in t for t in texts)
     assert not any(") (" in t for t in texts)
+
+
+def test_an_entity_left_open_takes_the_right_article():
+    follow = StepSpec("follow_user", "social_media", "Follow a user.", False,
+                      [ArgSpec("user_id", "p_abcdef", "withheld", "user")])
+    assert all("an user" not in step_phrase(follow, random.Random(s)) for s in range(10))
