@@ -214,14 +214,14 @@ class ValueFiller:
             value = like_phone(rng.choice(pooled), rng)
             if check_value(value, schema):
                 return Filled(value, "generated")
-        own = (node.name, arg) in TOOL_TEXT  # the tool's own bank beats what others wrote
-        if pooled and (node.read_only or (not own and rng.random() < 0.3)):
-            return Filled(rng.choice(pooled), "context")
-        if arg == "merchant":  # one the category is for: no pharmacy filed as Fitness
-            shops = [m for f in filled.values() if f.kind == "category"
+        if arg == "merchant" and not node.read_only:  # one the category is for: no
+            shops = [m for f in filled.values() if f.kind == "category"  # pharmacy as Fitness
                      and (lab := _label(f)) is not None for m in MERCHANTS.get(lab, ())]
             if shops:
                 return Filled(rng.choice(shops), "generated")
+        own = (node.name, arg) in TOOL_TEXT  # the tool's own bank beats what others wrote
+        if pooled and (node.read_only or (not own and rng.random() < 0.3)):
+            return Filled(rng.choice(pooled), "context")
         current = _current_label(filled) if arg in ("title", "name") and \
             node.name.startswith(("update_", "edit_", "rename_")) else None
         if current is not None:  # an edit of the record's own title, not a stranger's
@@ -359,9 +359,13 @@ def _record(f: Filled) -> dict | None:
 
 
 def _label(f: Filled) -> str | None:
-    """The name of the record `f` holds the id of, where it has one."""
+    """The name of the record `f` holds the id of, where it has one; from a record pointing
+    at it, its `<kind>_name` (a budget's `category_name`)."""
     fields = _record(f)
-    label = label_of(fields) if fields is not None else None
+    if fields is None:
+        named = f.element.get(f"{f.kind}_name") if isinstance(f.element, dict) else None
+        return named if isinstance(named, str) else None
+    label = label_of(fields)
     return label[1] if label else None
 
 

@@ -12,7 +12,7 @@ import re
 
 from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec
-from prove_jax.synthesis.phrasebook import fill, kept_slots, phrasings
+from prove_jax.synthesis.phrasebook import fill, kept_slots, phrasings, slots
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 from prove_jax.synthesis.wording import (
     ANSWER_NOUNS,
@@ -241,6 +241,8 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
         used = kept_slots(way, texts)
         rest = [r for a in step.args if a.arg not in used
                 and (r := render_arg(a, rng)) is not None]
+        if rest and not slots(way):  # "show me my own profile" says no one else's
+            continue
         if rest:
             before, after = rng.choice(_MORE)
             if text.endswith(")"):  # "(first 10) (my account 'X')" reads as two asides

@@ -189,3 +189,12 @@ def test_an_entity_left_open_takes_the_right_article():
     follow = StepSpec("follow_user", "social_media", "Follow a user.", False,
                       [ArgSpec("user_id", "p_abcdef", "withheld", "user")])
     assert all("an user" not in step_phrase(follow, random.Random(s)) for s in range(10))
+
+
+def test_a_phrasing_without_slots_is_used_only_when_nothing_is_left_to_say():
+    mine = StepSpec("get_user_profile", "social_media", "Get a profile.", True, [])
+    assert any("my own profile" in step_phrase(mine, random.Random(s)) for s in range(12))
+    oscar = ArgSpec("user_id", "p_abcdef", "entity", "user", "Oscar Diaz", label_field="name")
+    theirs = StepSpec("get_user_profile", "social_media", "Get a profile.", True, [oscar])
+    texts = {step_phrase(theirs, random.Random(s)) for s in range(12)}
+    assert all("my own" not in t and "'Oscar Diaz'" in t for t in texts)

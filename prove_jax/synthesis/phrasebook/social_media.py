@@ -37,10 +37,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "catch me up on the timeline[ of {user_id}]",
     ),
     "get_user_profile": (
-        "show me the profile[ of {user_id}]",
+        "show me the profile of {user_id}",
+        "show me my own profile",
         "how many followers does {user_id} have",
-        "check the profile[ of {user_id}] and whether we follow each other",
-        "look up the account[ of {user_id}] with its follower counts",
+        "check the profile of {user_id} and whether we follow each other",
+        "look up the account of {user_id} with its follower counts",
     ),
     "like_post": (
         "like {post_id}",
