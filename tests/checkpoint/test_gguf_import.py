@@ -240,7 +240,9 @@ def test_reproduce_smoke_runs_every_stage_and_resumes(imported, tmp_path):
     grpo = [json.loads(x) for x in (out / "grpo" / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in grpo] == [1, 2] and all(np.isfinite(r["loss"]) for r in grpo)
     sft = [json.loads(x) for x in (out / "sft" / "metrics.jsonl").read_text().splitlines()]
-    assert len(sft) == 2 and all(0 < r["loss"] < 20 for r in sft)
+    # a mean per-token NLL: a 2-block cut of the model is confidently wrong (14-21 nats on
+    # the replays of today's tasks), a sum over the ~100 tokens would be thousands
+    assert len(sft) == 2 and all(0 < r["loss"] < 50 for r in sft)
     exported = json.loads((out / "grpo" / "hf" / "config.json").read_text())
     assert exported["model_type"] == "llama" and exported["num_hidden_layers"] == 2
     md = (out / "results.md").read_text()
