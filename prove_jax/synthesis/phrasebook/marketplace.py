@@ -4,8 +4,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "create_listing": (
         "list {title} for sale at {price} in {category}, condition {condition}, "
         "described as {description}[, for pickup in {city}]",
-        "put up an ad titled {title} for {price}: {description} "
-        "(category {category}, condition {condition})",
+        "put up an ad titled {title} for {price} in {category}, saying {description}; "
+        "it's in {condition} condition",
         "sell my {title}[ in {city}] for {price}; it's {condition}, goes under {category}, "
         "and the description is {description}",
     ),
@@ -38,7 +38,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "list_offers": (
         "show me {direction} offers[ that are {status}]",
         "list my offers[ on {listing_id}][ with status {status}]",
-        "check which offers there are[ on {listing_id}][ (direction: {direction})]"
+        "check which offers there are[ on {listing_id}][, the {direction} ones]"
         "[ (just the first {limit})]",
     ),
     "make_offer": (
@@ -57,7 +57,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "go ahead and {action} {offer_id}",
         "deal with {offer_id}, my decision is {action}",
         "respond to {offer_id} with {action}",
-        "answer {offer_id}: {action}",
+        "my answer to {offer_id} is {action}",
     ),
     "search_listings": (
         "search for {query}[ in {city}][ under {max_price}]",

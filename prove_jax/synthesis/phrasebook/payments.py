@@ -25,7 +25,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "list_payments": (
         "show me my recent payments[ with {contact_id}]",
-        "list my payments[ (direction: {direction})][ that are {status}]",
+        "list my payments[, the {direction} ones][ that are {status}]",
         "pull up my payment history[ with {contact_id}][ (just the first {limit})]",
         "find my {status} payments[ involving {contact_id}]",
     ),
