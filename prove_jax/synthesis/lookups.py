@@ -23,7 +23,7 @@ from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import key_of, naming, out_fields, values_of_kind, walk_records
 
-__all__ = ["add_lookups", "lookup_tools", "user_holds"]
+__all__ = ["add_lookups", "lookup_tools"]
 
 Call = Callable[[ToolNode, dict], Any]  # async: (node, args) -> CallResult
 

@@ -28,7 +28,8 @@ from prove_jax.synthesis.context import Context, build_context
 from prove_jax.synthesis.dialogue import arg_spec
 from prove_jax.synthesis.generators import check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
-from prove_jax.synthesis.lookups import add_lookups, user_holds
+from prove_jax.synthesis.held import user_holds
+from prove_jax.synthesis.lookups import add_lookups
 from prove_jax.synthesis.plausible import implausible_call, user_of
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
 from prove_jax.synthesis.seeds import rng_for

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from prove_jax.synthesis.lookups import user_holds
+from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Conversation
 
 __all__ = ["FRAGMENTS", "quality_of"]

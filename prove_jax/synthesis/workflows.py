@@ -151,7 +151,7 @@ def _walkable(graph: ToolGraph, tools: tuple[str, ...]) -> bool:
     home = graph.nodes[tools[0]].server
     for i, key in enumerate(tools[1:], 1):
         if graph.nodes[key].server != home and not any(
-                e.dst == key and e.src in tools[:i] and coherent(graph, e) for e in graph.edges):
+                coherent(graph, e) for src in tools[:i] for e in graph.edges_between(src, key)):
             return False
     return True
 

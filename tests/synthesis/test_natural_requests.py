@@ -8,7 +8,7 @@ import random
 import re
 
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
-from prove_jax.synthesis.lookups import user_holds
+from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.phrasebook import fill, phrasings
 from prove_jax.synthesis.schemas import naming
 from prove_jax.synthesis.textcheck import unresolved_text
