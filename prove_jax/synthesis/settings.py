@@ -66,6 +66,10 @@ class SynthConfig:
         levels = self.p_complete + self.p_missing + self.p_minimal
         if abs(levels - 1.0) > 1e-6:
             raise ValueError(f"info levels must sum to 1, got {levels}")
+        odd = [f"{k}={v}" for k, v in vars(self).items()
+               if (k.startswith("p_") or k == "missing_first_turn") and not 0 <= v <= 1]
+        if odd:
+            raise ValueError(f"probabilities must lie in [0, 1], got {', '.join(odd)}")
         if not 1 <= self.min_turns <= self.max_turns:
             raise ValueError(f"need 1 <= min_turns <= max_turns, got {self.min_turns}, "
                              f"{self.max_turns}")

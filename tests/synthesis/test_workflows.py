@@ -46,3 +46,15 @@ def test_a_run_follows_its_goals_in_order(dataset):
         assert done == pattern[:len(done)] and done, (m["goal"], m["chain"])
         whole += done == pattern
     assert whole >= len(goals) // 2
+
+
+def test_a_share_outside_zero_to_one_is_refused_by_name():
+    import pytest
+
+    from prove_jax.synthesis.settings import SynthConfig
+
+    with pytest.raises(ValueError, match=r"p_workflow=1\.5"):
+        SynthConfig(p_workflow=1.5)
+    with pytest.raises(ValueError, match=r"missing_first_turn=-0\.1"):
+        SynthConfig(missing_first_turn=-0.1)
+    assert SynthConfig(p_workflow=0.0).p_workflow == 0.0
