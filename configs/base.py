@@ -73,9 +73,11 @@ def get_base_config() -> ConfigDict:
         micro_batches=0,  # 0: one sequence per data-parallel shard per micro-batch
         # Train on each GRPO group's prompt once (prove_jax.rl.shared_prefix): the prefix's
         # forward/backward and the reference pass run once per group, not once per rollout;
-        # micro_batches then splits each group's rollouts (0: one per micro-batch). One
-        # process only for now; False keeps the unpacked reference layout.
-        shared_prefix=False,
+        # micro_batches then splits each group's rollouts (0: one per micro-batch). Groups
+        # sit whole on a data shard, so prompts_per_step should fill the data x fsdp shards;
+        # False keeps the unpacked reference layout (and its lower peak memory: see
+        # `--config.dry_run=True`, which plans both).
+        shared_prefix=True,
         seq_multiple=256,  # pad sequences to a multiple of this (bounds recompilation)
         checkpoint_every=25, keep_checkpoints=3,
         export_at_end=True,

@@ -21,7 +21,10 @@ def get_config() -> ConfigDict:
     c.rollout.update(prompts_per_step=2, group_size=4, max_prompt_tokens=4096,
                      max_response_tokens=256, max_user_turns=2, max_assistant_turns=2,
                      max_new_tokens=32, max_concurrent_episodes=64, episode_timeout_s=120.0)
-    c.train.update(steps=4, checkpoint_every=2, keep_checkpoints=2, seq_multiple=128)
+    # 2 prompts over 4 data shards: group-packing would give 2 shards an empty padding group
+    # each, so the tiny run keeps the unpacked rows, which fill all four
+    c.train.update(steps=4, checkpoint_every=2, keep_checkpoints=2, seq_multiple=128,
+                   shared_prefix=False)
     # Tool schemas are most of a prompt: 3 tools keep sequences ~600 tokens, which a 2-core
     # CPU trains on in seconds (attention there runs at ~10 GFLOP/s).
     c.data.update(synthesize=64, synth_servers="payments,budget", train_path="",

@@ -115,9 +115,13 @@ class GRPOTrainer(Trainer):
         # with several processes a process-local copy (`distributed.local_copy`)
         self.publish = publish or (lambda params: nnx.update(self.model, params))
         self.processes = jax.process_count()
-        if settings.shared_prefix and self.processes > 1:
-            raise ValueError("train.shared_prefix runs in one process for now; with several "
-                             "processes set --config.train.shared_prefix=False")
+        shards = mesh.shape["data"] * mesh.shape["fsdp"]
+        if settings.shared_prefix and settings.prompts_per_step % shards:
+            log.warning("train.shared_prefix: %d prompts per step over %d data shards leaves "
+                        "%d shard(s) a padding group in the last chunk; a multiple of %d "
+                        "fills them (or --config.train.shared_prefix=False)",
+                        settings.prompts_per_step, shards,
+                        shards - settings.prompts_per_step % shards, shards)
         if settings.prompts_per_step % self.processes:
             raise ValueError(f"prompts_per_step={settings.prompts_per_step} does not split over "
                              f"{self.processes} processes")
@@ -189,7 +193,7 @@ class GRPOTrainer(Trainer):
         adv = (np.asarray(group_advantages(_rewards(groups), s.estimator,
                                            usable=_usable(groups))).reshape(-1)
                if groups else np.zeros(0))
-        if s.shared_prefix:  # one process (checked in __init__)
+        if s.shared_prefix:
             return self._packed_batch(groups, adv)
         # Fixed rows per step (dynamic sampling may keep fewer groups): one compiled shape.
         batch: dict[str, Any] = rollout_batch(
@@ -211,15 +215,23 @@ class GRPOTrainer(Trainer):
     def _packed_batch(self, groups: Sequence[Sequence[Trajectory]], adv: np.ndarray
                       ) -> tuple[dict[str, Any], float, str]:
         """`build_batch` in the group-packed layout (`prove_jax.rl.group_batch`): fixed
-        groups per step (padding groups where fewer were kept), so one compiled shape."""
+        groups per step (padding groups where fewer were kept), so one compiled shape. With
+        several processes each packs its block of groups (whole groups never span processes)
+        and the blocks join along the group axis like the unpacked rows."""
         s = self.settings
         if not groups:
             groups, adv = [[_empty()] * s.group_size], np.zeros(s.group_size)
         batch: dict[str, Any] = grouped_batch(
             groups, adv.reshape(len(groups), s.group_size), seq_multiple=s.seq_multiple,
-            groups_multiple=self.rows_multiple, min_groups=s.prompts_per_step)
-        real = float(sum(len(t.tokens) for g in groups for t in g))
-        digest = hashlib.sha256("".join(_row_digests(batch)).encode()).hexdigest()[:16]
+            groups_multiple=self.rows_multiple // self.processes,
+            min_groups=s.prompts_per_step // self.processes)
+        real = distributed.global_sum(float(sum(len(t.tokens) for g in groups for t in g)))
+        if self.processes > 1:
+            batch = distributed.align_widths(batch)
+        rows = [r for block in distributed.allgather_json(_row_digests(batch)) for r in block]
+        digest = hashlib.sha256("".join(rows).encode()).hexdigest()[:16]
+        if self.processes > 1:
+            batch = distributed.global_batch(batch, self.mesh)
         if self.reference is not None:
             batch["ref_logp"] = self.reference.packed(batch)
         return batch, real, digest

@@ -368,8 +368,26 @@ def print_memory_plan(config: Any, plans: Sequence[Plan] = PLANS,
         f"kl_coef {config.loss.kl_coef}")
     out(f"Note: {NOTE}. GB = 10^9 bytes.")
     results = []
+    shared = bool(config.train.get("shared_prefix", False))
     for plan in plans:
         res = compile_plan(config, plan)
         out(format_plan(res, cfg))
+        hint = layout_hint(res, shared)
+        if hint:
+            out(hint)
         results.append(res)
     return results
+
+
+def layout_hint(res: PlanResult, shared: bool) -> str:
+    """Which layout the config trains with, and the switch when only the other one fits."""
+    if res.shared is None:
+        return ""
+    budget = res.plan.budget_gb * GB
+    totals = {True: res.shared.memory["total"] + res.reference, False: res.train_total}
+    name = {True: "shared-prefix", False: "unpacked"}
+    line = f"   this config trains the {name[shared]} layout (train.shared_prefix={shared})"
+    if totals[shared] > budget >= totals[not shared]:
+        line += (f"; it does not fit here, the {name[not shared]} one does: "
+                 f"--config.train.shared_prefix={not shared}")
+    return line

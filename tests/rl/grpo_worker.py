@@ -1,6 +1,7 @@
 """One process of a GRPO run on the toy task of test_grpo_loop, for tests/rl/test_distributed.py.
 
     python -m tests.rl.grpo_worker --out=DIR [--processes=2 --process_id=I --port=P]
+        [--shared_prefix]
 
 Global batch: 4 prompts x 8 rollouts on a data 2 x fsdp 2 mesh; each process plays its block
 of every batch with its own sampler copy (`distributed.sampler_view`, on its 2 devices). A
@@ -29,6 +30,7 @@ def main() -> None:
     parser.add_argument("--process_id", type=int, default=0)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument("--shared_prefix", action="store_true")
     args = parser.parse_args()
     distributed.initialize(distributed.DistributedConfig(
         enabled=args.processes > 1, coordinator_address=f"127.0.0.1:{args.port}",
@@ -63,7 +65,8 @@ def main() -> None:
         def publish(params: object) -> None:
             nnx.update(view, jax.device_put(params, param_sh))
     settings = GRPOSettings(steps=args.steps, group_size=8, prompts_per_step=4,
-                            seq_multiple=16, logprob_chunk=16, seed=0, checkpoint_every=1)
+                            seq_multiple=16, logprob_chunk=16, seed=0, checkpoint_every=1,
+                            shared_prefix=args.shared_prefix)
 
     class Block(Loader):  # this process's block of the toy loader's global batches
         def __next__(self) -> list:

@@ -23,10 +23,10 @@ from tests.rl.test_grpo_loop import CFG
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _workers(out: Path, processes: int, devices: int) -> None:
+def _workers(out: Path, processes: int, devices: int, *extra: str) -> None:
     port = free_port()
     run_processes([[sys.executable, "-m", "tests.rl.grpo_worker", f"--out={out}",
-                    f"--processes={processes}", f"--process_id={p}", f"--port={port}"]
+                    f"--processes={processes}", f"--process_id={p}", f"--port={port}", *extra]
                    for p in range(processes)], devices=devices, cwd=ROOT, timeout=600)
 
 
@@ -35,6 +35,8 @@ def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("distributed")
     _workers(base / "pair", 2, 2)
     _workers(base / "single", 1, 4)
+    _workers(base / "pair_shared", 2, 2, "--shared_prefix")
+    _workers(base / "single_shared", 1, 4, "--shared_prefix")
     return base
 
 
@@ -69,6 +71,29 @@ def test_two_processes_agree_with_each_other_and_with_one_process(runs):
     start = nnx.state(init_model(CFG, seed=0), nnx.Param)  # what both runs began from
     assert any(np.max(np.abs(np.asarray(v) - want[jax.tree_util.keystr(k)])) > 1e-4
                for k, v in jax.tree_util.tree_flatten_with_path(start)[0])
+
+
+@pytest.mark.timeout(1200)
+def test_two_processes_train_group_packed_batches_like_one(runs):
+    """train.shared_prefix in two processes: each packs its block of groups, the blocks join
+    along the group axis; the same batch as one process builds, the same update, and the
+    unpacked layout's update to float32 noise."""
+    pair0, pair1 = _history(runs / "pair_shared", 0), _history(runs / "pair_shared", 1)
+    single, unpacked = _history(runs / "single_shared", 0), _history(runs / "single", 0)
+    assert pair0[0]["batch_digest"] == pair1[0]["batch_digest"] == single[0]["batch_digest"]
+    for a, b, s, u in zip(pair0, pair1, single, unpacked, strict=True):
+        assert a["loss"] == b["loss"] and a["grad_norm"] == b["grad_norm"]
+        assert a["episodes"] == s["episodes"] == 32
+        for key in ("loss", "grad_norm", "kl", "reward/total", "response_tokens"):
+            np.testing.assert_allclose(a[key], s[key], rtol=1e-5, atol=1e-6, err_msg=key)
+            np.testing.assert_allclose(a[key], u[key], rtol=1e-4, atol=1e-6, err_msg=key)
+    assert all(m["grad_norm"] > 0.1 for m in single) and all(m["kl"] > 0 for m in single[1:])
+    got = np.load(runs / "pair_shared" / "params.npz")
+    for other, atol in (("single_shared", 1e-5), ("single", 1e-4)):
+        want = np.load(runs / other / "params.npz")
+        assert sorted(got) == sorted(want)
+        for key in want:
+            np.testing.assert_allclose(got[key], want[key], rtol=0, atol=atol, err_msg=key)
 
 
 @pytest.mark.timeout(1200)

@@ -2,6 +2,8 @@
 shapes, its compiled argument bytes agree with the analytic sharded sizes, and a longer
 sequence needs more temporary memory."""
 
+import dataclasses
+
 import jax
 import pytest
 from flax import nnx
@@ -14,6 +16,7 @@ from prove_jax.rl.memory_plan import (
     Plan,
     batch_geometry,
     compile_plan,
+    layout_hint,
     opt_state_shardings,
     print_memory_plan,
 )
@@ -149,3 +152,20 @@ def test_shared_geometry_refuses_micro_batches_that_do_not_split_a_group():
     c.train.micro_batches = 3
     with pytest.raises(ValueError, match=r"must divide rollout\.group_size=4"):
         shared_geometry(c, {"data": 2, "fsdp": 2, "tensor": 2})
+
+
+def test_the_plan_names_the_trained_layout_and_the_switch_when_only_the_other_fits(tiny_plan):
+    res, text = tiny_plan
+    assert "this config trains the unpacked layout (train.shared_prefix=False)" in text
+    gb = 1e9
+    shared, unpacked = res.shared.memory["total"] + res.reference, res.train_total
+    assert shared != unpacked
+    between = dataclasses.replace(res, plan=dataclasses.replace(
+        res.plan, budget_gb=(shared + unpacked) / 2 / gb))
+    small, large = (True, False) if shared < unpacked else (False, True)
+    # the larger layout does not fit the budget between them: the hint names the switch
+    assert layout_hint(between, large).endswith(f"--config.train.shared_prefix={small}")
+    assert "does not fit" not in layout_hint(between, small)
+    roomy = dataclasses.replace(res, plan=dataclasses.replace(res.plan, budget_gb=1e6))
+    assert "does not fit" not in layout_hint(roomy, large)
+    assert layout_hint(dataclasses.replace(res, shared=None), True) == ""

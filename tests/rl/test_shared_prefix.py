@@ -209,13 +209,13 @@ def test_five_steps_on_the_2x2x2_mesh_end_at_the_same_parameters():
     assert _rel(jax.tree.leaves(nnx.state(moved, nnx.Param))[0], jax.tree.leaves(p_u)[0]) > 1e-3
 
 
-def _loop_trainer(shared: bool, micro: int = 0):
+def _loop_trainer(shared: bool, micro: int = 0, prompts: int = 4):
     from prove_jax.rl.grpo import GRPOSettings, GRPOTrainer
     from tests.rl.test_grpo_step import FAIL, Loader, scripted
 
     rounds = [[[1.0, 0.0, FAIL, 1.0], [0.5, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0],
                [0.0, 1.0, 0.0, 0.0]]]
-    settings = GRPOSettings(steps=2, group_size=G, prompts_per_step=4, seq_multiple=16,
+    settings = GRPOSettings(steps=2, group_size=G, prompts_per_step=prompts, seq_multiple=16,
                             logprob_chunk=16, micro_batches=micro, shared_prefix=shared,
                             dynamic_sampling=True, max_refills=0)
     return GRPOTrainer(settings, model=init_model(FAMILIES["qwen3"], seed=0),
@@ -247,6 +247,18 @@ def test_the_grpo_loop_trains_the_packed_layout_like_the_unpacked_one():
 def test_shared_prefix_micro_batches_must_divide_the_group():
     with pytest.raises(ValueError, match=r"must divide rollout\.group_size"):
         _loop_trainer(True, micro=3)
+
+
+def test_groups_that_do_not_fill_the_data_shards_are_warned_about(caplog):
+    """Groups sit whole on a data shard: 2 prompts over the mesh's 4 shards leave 2 shards a
+    padding group, which the log says along with the remedy; 4 prompts say nothing."""
+    with caplog.at_level("WARNING", logger="prove_jax.rl.grpo"):
+        _loop_trainer(True, prompts=4)
+        assert "padding group" not in caplog.text
+        _loop_trainer(True, prompts=2)
+    assert "2 prompts per step over 4 data shards leaves 2 shard(s) a padding group" \
+        in caplog.text
+    assert "--config.train.shared_prefix=False" in caplog.text
 
 
 @pytest.mark.parametrize("case", ["non_finite", "zero_advantages", "no_policy_tokens"])
