@@ -37,7 +37,8 @@ def get_config() -> ConfigDict:
     c.chain = ConfigDict(dict(min_len=2, max_len=5, p_cross_server=1.0, p_optional_arg=0.25,
                               max_retries=3, max_regenerate=3, p_workflow=0.5))
     c.kind_mix = ConfigDict(dict(normal=0.806, clarification=0.111, abstention=0.083))
-    c.validation = ConfigDict(dict(max_error_frac=0.3, jaccard=0.70))
+    # drop_internal_ids: rows whose turns quote an id no user holds ('pm_mef9qc') are dropped
+    c.validation = ConfigDict(dict(max_error_frac=0.3, jaccard=0.70, drop_internal_ids=True))
     c.test_frac = 0.05  # share of world seeds (blocks) held out for the test split
     c.overgenerate = 1.15  # expected tries per kept example (progress-bar estimate only)
     # Teacher LLM (OpenAI-compatible /v1/chat/completions); empty url = template verbalizer.

@@ -196,8 +196,23 @@ def _gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:
     required = set(step.node.required)
     return [a for a, f in step.filled.items() if a in required
             and (f.user_sourced or _named_for_lookup(f, step, steps))
-            and not isinstance(f.value, bool)
+            and not isinstance(f.value, bool) and not _unheld_id(a, f)
             and "boolean" not in schema_types(step.node.properties.get(a, {}))]
+
+
+def _gap_options(part: list[int], steps: list[StepRecord]) -> list[tuple[int, str]]:
+    """(step, argument) pairs of `part` a clarification could withhold."""
+    return [(i, a) for i in part for a in _gap_args(steps[i], steps)
+            if not _said_elsewhere(steps, i, steps[i].args[a])]
+
+
+def _unheld_id(arg: str, f: Filled) -> bool:
+    """An id the user would have to quote in the answer ("it's 'itm_yjs68j'") though no
+    user holds it: a row saying so is dropped (`quotes_internal_id`), so it is no gap."""
+    values = f.value if isinstance(f.value, list) else [f.value]
+    id_like = bool(f.kind) or arg == "id" or arg.endswith(("_id", "_ids"))
+    return f.user_sourced and id_like and not str(f.kind or "").startswith("@") and any(
+        isinstance(v, str) and not user_holds(v) for v in values)
 
 
 def _said_elsewhere(steps: list[StepRecord], i: int, value: Any) -> bool:
@@ -301,8 +316,16 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
                 continue
             parts = _split(chain_ids, n_parts, rng)
             target = parts[0] if attempt else parts[-1]
-            options = [(i, a) for i in target for a in _gap_args(steps[i], steps)
-                       if not _said_elsewhere(steps, i, steps[i].args[a])]
+            options = _gap_options(target, steps)
+            if not options and attempt and n_parts > 1:
+                # the first turn takes the steps up to the earliest one with something to
+                # ask about, where it holds no more asks than a person makes at once
+                ask = next((k for k, i in enumerate(chain_ids[:MAX_ASKS_PER_TURN])
+                            if _gap_options([i], steps)), None)
+                if ask is not None and ask + 1 < len(chain_ids):
+                    parts = [chain_ids[:ask + 1],
+                             *_split(chain_ids[ask + 1:], n_parts - 1, rng)]
+                    options = _gap_options(parts[0], steps)
             if options:
                 gap = rng.choice(options)
                 parts = _with_lookups(parts, steps)

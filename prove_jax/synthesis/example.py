@@ -23,6 +23,7 @@ from prove_jax.synthesis.machine import ContextCache, Phase, execute_chain
 from prove_jax.synthesis.parallel import parallel_groups
 from prove_jax.synthesis.plan import sample_plan
 from prove_jax.synthesis.plausible import implausible
+from prove_jax.synthesis.quality import quoted_internal_ids
 from prove_jax.synthesis.records import Conversation, Drop, Plan, StepRecord
 from prove_jax.synthesis.resolution import unresolved
 from prove_jax.synthesis.routes import exposed_names
@@ -174,6 +175,11 @@ async def synthesize_one(index: int, eng: Engine) -> Conversation | Drop:
         return Drop(index, plan.id, "implausible", problem)
     system, turns = await eng.verbalizer.render(shaped.spec, rng, shaped.steps)
     steps = shaped.steps
+    quoted = quoted_internal_ids(turns, [s.args for s in steps]) if cfg.drop_internal_ids \
+        else []
+    if quoted:
+        return Drop(index, plan.id, "quotes_internal_id",
+                    f"{shaped.kind}: {', '.join(dict.fromkeys(quoted))}")
     select_alternatives(steps, shaped.hidden)
     edges = [[j, g] for g, s in enumerate(steps) for j in s.deps]
     stats = {**stats, "variant": plan.variant, "info": shaped.info,

@@ -17,7 +17,7 @@ from typing import Any
 from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Conversation
 
-__all__ = ["FRAGMENTS", "quality_of"]
+__all__ = ["FRAGMENTS", "quality_of", "quoted_internal_ids"]
 
 FRAGMENTS = ("the one whose", "that same one", "handle this", "the one from the previous step")
 
@@ -27,6 +27,12 @@ def _ids(args: dict[str, Any]) -> list[str]:
     members to invite are as much quoted ids as one member)."""
     return [v for k, value in args.items() if k == "id" or k.endswith(("_id", "_ids"))
             for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v]
+
+
+def quoted_internal_ids(turns: Sequence[str], calls: Sequence[dict[str, Any]]) -> list[str]:
+    """The ids the calls take that the user's turns quote verbatim and no user holds."""
+    text = " ".join(turns)
+    return [v for args in calls for v in _ids(args) if v in text and not user_holds(v)]
 
 
 def _share(hits: int, total: int) -> float:

@@ -51,6 +51,9 @@ class SynthConfig:
         "normal": 0.806, "clarification": 0.111, "abstention": 0.083})
     max_error_frac: float = 0.3
     jaccard: float = 0.70
+    # drop a row whose user turns quote an id no user holds ('pm_mef9qc', 'dev_cwqqvp'):
+    # the reading check counts every such row unnatural (issue 23: ids only where held)
+    drop_internal_ids: bool = True
     test_frac: float = 0.05
     overgenerate: float = 1.15  # expected tries per kept example (progress-bar estimate only)
     teacher_url: str = ""  # OpenAI-compatible endpoint base; empty = template verbalizer
@@ -80,6 +83,9 @@ class SynthConfig:
             raise ValueError("need 0 <= min_distractors <= max_distractors")
         if self.num_examples < 1 or self.concurrency < 1 or self.context_refresh_k < 1:
             raise ValueError("num_examples, concurrency and context_refresh_k must be >= 1")
+        if not isinstance(self.drop_internal_ids, bool):
+            raise ValueError(f"drop_internal_ids must be True or False, got "
+                             f"{self.drop_internal_ids!r}")
         if self.transport not in ("inprocess", "stdio", "http"):
             raise ValueError(f"transport must be inprocess, stdio or http, got "
                              f"{self.transport!r}")
@@ -116,6 +122,7 @@ class SynthConfig:
             p_optional_arg=c.chain.p_optional_arg, max_retries=c.chain.max_retries,
             max_regenerate=c.chain.max_regenerate, kind_mix=dict(c.kind_mix),
             max_error_frac=c.validation.max_error_frac, jaccard=c.validation.jaccard,
+            drop_internal_ids=c.validation.get("drop_internal_ids", True),
             test_frac=c.test_frac, overgenerate=c.overgenerate, teacher_url=c.teacher.url,
             teacher_model=c.teacher.model, teacher_api_key_env=c.teacher.api_key_env,
             teacher_timeout_s=c.teacher.timeout_s, teacher_temperature=c.teacher.temperature,

@@ -109,7 +109,9 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
         server = server or next(s for s in row["servers"] if tool in load_domain(s).tools)
         schema = load_domain(server).tools[tool].input_schema
         assert m["gap"]["arg"] in schema["required"], (step["name"], m["gap"]["arg"])
-    assert sum(meta[r["id"]]["info"] == "missing" for r in rows) >= 0.7 * len(rows)
+    # 17 of 25 at seed 0 (18 while an id no user holds could be the gap, whose answer then
+    # quoted it); the rest have nothing a user could state to ask about
+    assert sum(meta[r["id"]]["info"] == "missing" for r in rows) >= 0.65 * len(rows)
 
 
 def test_minimal_level_names_entities_and_looks_them_up(tmp_path, graph_cache):

@@ -10,6 +10,7 @@ import re
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec, TurnSpec
 from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.phrasebook import fill, phrasings
+from prove_jax.synthesis.quality import quoted_internal_ids
 from prove_jax.synthesis.schemas import naming
 from prove_jax.synthesis.textcheck import unresolved_text
 from prove_jax.synthesis.verbalize import (
@@ -86,15 +87,26 @@ def test_questions_stand_alone_and_values_are_still_stated():
     assert unresolved_text(text, TurnSpec("request", [quote]), []) is None
 
 
-def test_requests_of_a_synthesized_run_rarely_quote_internal_ids(dataset):
+def test_no_request_of_a_synthesized_run_quotes_an_id_no_user_holds(dataset):
+    """drop_internal_ids (default on): a row whose turns quote 'pm_mef9qc' is dropped, in
+    every kind; order numbers and readable ids may still be said."""
     every = [json.loads(line) for name in ("train.jsonl", "test.jsonl")
              for line in dataset.paths[name].read_text().splitlines()]
     rows = [r for r in every if r["truth"]["kind"] == "normal"]
-    quoting = [r for r in rows if SEALED.search(" ".join(r["user_turns"]))
-               and any(not user_holds(m) for m in SEALED.findall(" ".join(r["user_turns"])))]
-    assert rows and len(quoting) / len(rows) < 0.15  # 9 of 181 (5%) when written
+    quoting = [r for r in every if any(not user_holds(m) for m in
+                                       SEALED.findall(" ".join(r["user_turns"])))]
+    assert rows and quoting == []  # 9 of 181 normal rows (5%) before the filter
+    assert dataset.stats["quality"]["internal_ids_quoted"] == 0.0
     text = " ".join(t for r in every for t in r["user_turns"])
     assert not any(f in text for f in FRAGMENTS)
+
+
+def test_quoted_internal_ids_are_the_calls_ids_said_verbatim_that_no_user_holds():
+    calls = [{"payment_method_id": "pm_mef9qc", "booking_id": "bk_7fj2ka"},
+             {"member_ids": ["p_r4tw9b", "p_x8aa2c"], "path": "/home/a.txt"}]
+    turns = ["Pay for booking 'bk_7fj2ka' with 'pm_mef9qc'.", "Add 'p_r4tw9b' to it."]
+    assert quoted_internal_ids(turns, calls) == ["pm_mef9qc", "p_r4tw9b"]
+    assert quoted_internal_ids(["Pay with my Visa ending in 4242."], calls) == []
 
 
 def test_a_turn_asks_for_at_most_three_things_where_the_turns_can_hold_them():
@@ -198,3 +210,24 @@ def test_a_phrasing_without_slots_is_used_only_when_nothing_is_left_to_say():
     theirs = StepSpec("get_user_profile", "social_media", "Get a profile.", True, [oscar])
     texts = {step_phrase(theirs, random.Random(s)) for s in range(12)}
     assert all("my own" not in t and "'Oscar Diaz'" in t for t in texts)
+
+
+def test_a_clarification_never_asks_for_an_id_the_user_could_only_quote():
+    """The answer to "which item?" would be "'itm_yjs68j'", a quote no user holds: such a
+    value is no gap; an order number or a stated amount still is."""
+    from types import SimpleNamespace
+
+    from prove_jax.synthesis.dialogue import _gap_args
+    from prove_jax.synthesis.records import Filled, StepRecord
+
+    node = SimpleNamespace(required=["order_id", "item_ids", "amount"],
+                           properties={"order_id": {"type": "string"},
+                                       "item_ids": {"type": "array"},
+                                       "amount": {"type": "number"}})
+    filled = {"order_id": Filled("ord_v4k6rf", "context", "order"),
+              "item_ids": Filled(["itm_yjs68j"], "context", "item"),
+              "amount": Filled(12.5, "generated")}
+    step = StepRecord(node=node, name="request_return", args={a: f.value for a, f in
+                                                              filled.items()},
+                      filled=filled, payload={})
+    assert _gap_args(step, [step]) == ["order_id", "amount"]

@@ -58,3 +58,11 @@ def test_a_share_outside_zero_to_one_is_refused_by_name():
     with pytest.raises(ValueError, match=r"missing_first_turn=-0\.1"):
         SynthConfig(missing_first_turn=-0.1)
     assert SynthConfig(p_workflow=0.0).p_workflow == 0.0
+    with pytest.raises(ValueError, match=r"drop_internal_ids must be True or False, got 'no'"):
+        SynthConfig(drop_internal_ids="no")
+    from configs.synth import get_config
+
+    c = get_config()
+    assert SynthConfig.from_config(c).drop_internal_ids is True
+    c.validation.drop_internal_ids = False
+    assert SynthConfig.from_config(c).drop_internal_ids is False
