@@ -32,11 +32,15 @@ def get_config() -> ConfigDict:
     c.distractors = ConfigDict(dict(p=0.4, min_tools=3, max_tools=8))
     c.p_enum_strip = 0.3
     c.p_unsatisfiable = 0.05
-    c.p_missing_function = 0.16  # hide a needed action (abstention when it is the first)
+    c.p_missing_function = 0.14  # hide a needed action (abstention when it is the first)
     # p_workflow: share of chains drawn from goal patterns (prove_jax/synthesis/workflows.py)
     c.chain = ConfigDict(dict(min_len=2, max_len=5, p_cross_server=1.0, p_optional_arg=0.25,
                               max_retries=3, max_regenerate=3, p_workflow=0.5))
     c.kind_mix = ConfigDict(dict(normal=0.806, clarification=0.111, abstention=0.083))
+    # held while keeping rows: a kind above its share by more than the slack (a share of
+    # num_examples, at least 3 rows) waits for the others (drop reason kind_quota)
+    c.enforce_kind_mix = True
+    c.kind_mix_slack = 0.004
     # drop_internal_ids: rows whose turns quote an id no user holds ('pm_mef9qc') are dropped
     c.validation = ConfigDict(dict(max_error_frac=0.3, jaccard=0.70, drop_internal_ids=True))
     c.test_frac = 0.05  # share of world seeds (blocks) held out for the test split

@@ -311,7 +311,10 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
     if info == "missing":
         first = plan.missing_first or max_turns < 3 or len(chain_ids) < 2
         for attempt in (first, not first):
-            n_parts = max(1, plan.n_turns - 1) if attempt else 2
+            # the supply turn follows the gap's: the requests take the other turns, with
+            # at most MAX_ASKS_PER_TURN asks each where the turns allow
+            n_parts = min(max(1, plan.n_turns - 1, -(-len(chain_ids) // MAX_ASKS_PER_TURN)),
+                          max(1, max_turns - 1)) if attempt else 2
             if not attempt and (max_turns < 3 or len(chain_ids) < 2):
                 continue
             parts = _split(chain_ids, n_parts, rng)

@@ -36,7 +36,8 @@ from prove_jax.synthesis.seeds import rng_for
 from prove_jax.synthesis.settings import SynthConfig
 from prove_jax.synthesis.values import ValueFiller
 
-__all__ = ["ContextCache", "Outcome", "Phase", "execute_chain", "named_instead",
+__all__ = ["ContextCache", "Outcome", "Phase", "continues_story", "execute_chain",
+           "named_instead",
            "payload_empty", "well_formed"]
 
 
@@ -184,7 +185,8 @@ async def execute_chain(plan: Plan, graph: ToolGraph, cfg: SynthConfig, filler: 
                         names: dict[tuple[str, str], str], rng: random.Random) -> ChainRun:
     """Run the plan's chain on `episode` through TURN -> EXECUTE -> RESPONSE -> CONTINUATION."""
     machine = _Machine(graph, cfg, filler, manager, episode, ctxs, names, rng,
-                       every_lookup=plan.info == "minimal" or rng.random() < cfg.p_name_held)
+                       every_lookup=plan.info == "minimal" or rng.random() < cfg.p_name_held,
+                       story=bool(plan.goal))
     run = machine.run
     queue = list(plan.chain)
     if plan.variant == "missing_function":
@@ -215,10 +217,11 @@ class _Machine:
 
     def __init__(self, graph: ToolGraph, cfg: SynthConfig, filler: ValueFiller, manager: Any,
                  episode: Any, ctxs: dict[str, Context], names: dict[tuple[str, str], str],
-                 rng: random.Random, *, every_lookup: bool):
+                 rng: random.Random, *, every_lookup: bool, story: bool = False):
         self.graph, self.cfg, self.filler, self.manager = graph, cfg, filler, manager
         self.episode, self.ctxs, self.names, self.rng = episode, ctxs, names, rng
         self.every_lookup = every_lookup  # held ids are named and looked up too
+        self.story = story  # a goal's chain: each step acts on what an earlier one found
         self.local = {route: exposed for exposed, route in episode.routes.items()}
         self.run = ChainRun(trace=[Phase.QUERY.value])
 
@@ -238,11 +241,17 @@ class _Machine:
         avoid: set[tuple[str, Any]] = set()  # grows in place: the filler reads it
         for attempt in range(self.cfg.max_retries + 1):
             self.run.trace.append(Phase.TURN.value)
-            # after two failed attempts, values from earlier outputs are not proposed again
-            filled = self.propose(node, avoid, derive=attempt < 2)
+            # after two failed attempts, values from earlier outputs are not proposed again,
+            # except in a goal's chain, whose story is what earlier steps found
+            filled = self.propose(node, avoid, derive=attempt < 2 or self.story)
             if filled is None:
                 self.run.count("unfillable")
                 return False
+            if self.story and not continues_story(self.graph, node, filled, self.run.steps):
+                # "research then buy" buys the stock it researched, not another one
+                self.run.count("story_breaks")
+                avoid |= _avoid({a: f for a, f in filled.items() if f.kind}, everything=True)
+                continue
             for _ in named_instead(filled, self.run.steps, self.ctxs.get(node.server)):
                 self.run.count("named_instead")
             # look-ups run first and rewrite the context ids they find as derived values
@@ -323,6 +332,19 @@ class _Machine:
         deps |= _implicit_deps(self.graph, self.run.steps, node, payload)
         self.run.steps.append(StepRecord(node, self.names[(node.server, node.name)], args,
                                          filled, payload, sorted(deps), probes=probes))
+
+
+def continues_story(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled],
+                    steps: list[StepRecord]) -> bool:
+    """Does the call act on what an earlier step of the chain found or made, where the graph
+    lets an earlier step's output feed it? A step no earlier output can feed (freeze the
+    card, then list transactions) continues the story as it is."""
+    earlier = [i for i, s in enumerate(steps) if not s.lookup]
+    required = set(node.required)  # only required arguments are taken from outputs
+    if not any(e.kind == "explicit" and any(a in required for _, a in e.via) for i in earlier
+               for e in graph.edges_between(steps[i].node.key, node.key)):
+        return True
+    return any(f.source == "derived" and f.from_step in earlier for f in filled.values())
 
 
 def named_instead(filled: dict[str, Filled], steps: list[StepRecord], ctx: Context | None

@@ -106,6 +106,12 @@ class _Keeper:
 
     def __init__(self, cfg: SynthConfig):
         self.target = cfg.num_examples
+        # the kind mix held while rows are kept: a kind already above its share (plus the
+        # slack, in rows) waits for the others, so every stretch of the run, each world's
+        # rows and the test split alike, carries the configured mix
+        self.mix = cfg.reachable_kind_mix() if cfg.enforce_kind_mix else {}
+        self.slack = max(3.0, cfg.kind_mix_slack * cfg.num_examples)
+        self.kinds: dict[str, int] = {}
         self.kept: list[Conversation] = []
         self.drops: list[Drop] = []
         self.dedup = NearDuplicateIndex(cfg.jaccard)
@@ -127,6 +133,12 @@ class _Keeper:
             if isinstance(r, Drop):
                 self.drops.append(r)
                 continue
+            have = self.kinds.get(r.kind, 0)
+            if r.kind in self.mix and have + 1 > self.mix[r.kind] * (len(self.kept) + 1) \
+                    + self.slack:
+                self.drops.append(Drop(r.plan.index, r.plan.id, "kind_quota",
+                                       f"{r.kind}: {have} of {len(self.kept)} kept"))
+                continue
             tokens = call_tokens([s.call() for s in r.steps] or r.intended)
             twin = self.dedup.find(tokens)
             if twin is not None:
@@ -134,6 +146,7 @@ class _Keeper:
                 continue
             self.dedup.add(tokens, r.plan.id)
             self.kept.append(r)
+            self.kinds[r.kind] = have + 1
 
 
 async def _generate(eng: Engine, keeper: _Keeper, bar: tqdm) -> int:

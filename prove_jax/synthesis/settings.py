@@ -39,7 +39,7 @@ class SynthConfig:
     max_distractors: int = 8
     p_enum_strip: float = 0.3
     p_unsatisfiable: float = 0.05
-    p_missing_function: float = 0.16
+    p_missing_function: float = 0.14
     min_chain: int = 2
     max_chain: int = 5
     p_cross_server: float = 1.0  # a partner server allowed; about 1 in 6 realizes a flow
@@ -49,6 +49,10 @@ class SynthConfig:
     max_regenerate: int = 3  # malformed proposals regenerated per attempt
     kind_mix: Mapping[str, float] = field(default_factory=lambda: {
         "normal": 0.806, "clarification": 0.111, "abstention": 0.083})
+    # hold the kind mix while keeping rows: a row of a kind above its share by more than
+    # the slack (a share of num_examples, at least 3 rows) is dropped (kind_quota)
+    enforce_kind_mix: bool = True
+    kind_mix_slack: float = 0.004
     max_error_frac: float = 0.3
     jaccard: float = 0.70
     # drop a row whose user turns quote an id no user holds ('pm_mef9qc', 'dev_cwqqvp'):
@@ -83,12 +87,25 @@ class SynthConfig:
             raise ValueError("need 0 <= min_distractors <= max_distractors")
         if self.num_examples < 1 or self.concurrency < 1 or self.context_refresh_k < 1:
             raise ValueError("num_examples, concurrency and context_refresh_k must be >= 1")
+        if not isinstance(self.enforce_kind_mix, bool) or not 0 <= self.kind_mix_slack <= 1:
+            raise ValueError(f"enforce_kind_mix must be True or False and kind_mix_slack in "
+                             f"[0, 1], got {self.enforce_kind_mix!r}, {self.kind_mix_slack!r}")
         if not isinstance(self.drop_internal_ids, bool):
             raise ValueError(f"drop_internal_ids must be True or False, got "
                              f"{self.drop_internal_ids!r}")
         if self.transport not in ("inprocess", "stdio", "http"):
             raise ValueError(f"transport must be inprocess, stdio or http, got "
                              f"{self.transport!r}")
+
+    def reachable_kind_mix(self) -> dict[str, float]:
+        """`kind_mix` over the kinds these knobs can produce, renormalised: with no
+        unsatisfiable or missing-function rows there is no abstention to wait for."""
+        can = {"normal": True,
+               "clarification": self.p_missing > 0 and self.missing_first_turn > 0,
+               "abstention": self.p_unsatisfiable > 0 or self.p_missing_function > 0}
+        mix = {k: v for k, v in self.kind_mix.items() if can.get(k, True)}
+        total = sum(mix.values())
+        return {k: v / total for k, v in mix.items()} if total > 0 else {}
 
     @property
     def today(self) -> dt.date:
@@ -121,6 +138,8 @@ class SynthConfig:
             p_workflow=c.chain.p_workflow,
             p_optional_arg=c.chain.p_optional_arg, max_retries=c.chain.max_retries,
             max_regenerate=c.chain.max_regenerate, kind_mix=dict(c.kind_mix),
+            enforce_kind_mix=c.get("enforce_kind_mix", True),
+            kind_mix_slack=c.get("kind_mix_slack", 0.004),
             max_error_frac=c.validation.max_error_frac, jaccard=c.validation.jaccard,
             drop_internal_ids=c.validation.get("drop_internal_ids", True),
             test_frac=c.test_frac, overgenerate=c.overgenerate, teacher_url=c.teacher.url,

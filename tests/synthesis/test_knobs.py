@@ -61,7 +61,9 @@ def test_enum_stripping(tmp_path, graph_cache):
 
 
 def test_unsatisfiable_gives_abstention(tmp_path, graph_cache):
-    result = run(config(tmp_path, graph_cache, num_examples=20, p_unsatisfiable=1.0))
+    # every row an abstention: the kind mix is this test's to skew
+    result = run(config(tmp_path, graph_cache, num_examples=20, p_unsatisfiable=1.0,
+                        enforce_kind_mix=False))
     for row in _rows(result):
         assert row["truth"] == {"steps": [], "edges": [], "kind": "abstention"}
         assert len(row["user_turns"]) >= 2
@@ -77,7 +79,8 @@ def test_unsatisfiable_gives_abstention(tmp_path, graph_cache):
 def test_missing_value_gives_clarification(tmp_path, graph_cache):
     result = run(config(tmp_path, graph_cache, num_examples=25, p_complete=0.0,
                         p_missing=1.0, p_minimal=0.0, missing_first_turn=1.0,
-                        p_unsatisfiable=0.0, p_missing_function=0.0))
+                        p_unsatisfiable=0.0, p_missing_function=0.0,
+                        enforce_kind_mix=False))
     meta = _meta(result)
     rows = _rows(result)
     assert rows
@@ -183,3 +186,32 @@ def test_a_small_run_always_holds_out_a_world():
     tiny = [SynthConfig(num_examples=40, seed=s, test_frac=0.05, context_refresh_k=40)
             for s in range(40)]
     assert sum(block_of(0, c, ["payments"])[3] == "test" for c in tiny) <= 8
+
+
+def test_the_kind_mix_is_held_while_rows_are_kept(tmp_path, graph_cache):
+    """enforce_kind_mix: with every missing-level row a clarification (about 70% of them), a
+    run keeps each kind within its share plus the slack (3 rows here) and drops the rest
+    as kind_quota; without it the skew shows."""
+    knobs = dict(num_examples=30, p_complete=0.0, p_missing=1.0, p_minimal=0.0,
+                 p_unsatisfiable=0.0, p_missing_function=0.0)
+    held = run(config(tmp_path / "held", graph_cache, **knobs))
+    rows = _rows(held)
+    clar = sum(r["truth"]["kind"] == "clarification" for r in rows)
+    share = 0.111 / (0.806 + 0.111)  # no abstention can be made with these knobs
+    assert len(rows) == 30 and clar <= share * 30 + 3
+    assert any(d.reason == "kind_quota" and d.detail.startswith("clarification")
+               for d in held.drops)
+    free = _rows(run(config(tmp_path / "free", graph_cache, enforce_kind_mix=False, **knobs)))
+    assert sum(r["truth"]["kind"] == "clarification" for r in free) > share * 30 + 3
+
+
+def test_the_held_mix_leaves_out_kinds_the_knobs_cannot_make():
+    from prove_jax.synthesis.settings import SynthConfig
+
+    assert SynthConfig().reachable_kind_mix() == SynthConfig().kind_mix
+    no_abstention = SynthConfig(p_unsatisfiable=0.0, p_missing_function=0.0)
+    mix = no_abstention.reachable_kind_mix()
+    assert set(mix) == {"normal", "clarification"}
+    assert abs(mix["clarification"] - 0.111 / 0.917) < 1e-9
+    assert set(SynthConfig(p_complete=0.8, p_missing=0.0).reachable_kind_mix()) == \
+        {"normal", "abstention"}

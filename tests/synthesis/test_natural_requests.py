@@ -93,8 +93,8 @@ def test_no_request_of_a_synthesized_run_quotes_an_id_no_user_holds(dataset):
     every = [json.loads(line) for name in ("train.jsonl", "test.jsonl")
              for line in dataset.paths[name].read_text().splitlines()]
     rows = [r for r in every if r["truth"]["kind"] == "normal"]
-    quoting = [r for r in every if any(not user_holds(m) for m in
-                                       SEALED.findall(" ".join(r["user_turns"])))]
+    quoting = [r for r in every if quoted_internal_ids(
+        r["user_turns"], [c["arguments"] for step in r["truth"]["steps"] for c in step])]
     assert rows and quoting == []  # 9 of 181 normal rows (5%) before the filter
     assert dataset.stats["quality"]["internal_ids_quoted"] == 0.0
     text = " ".join(t for r in every for t in r["user_turns"])
