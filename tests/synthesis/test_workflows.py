@@ -66,3 +66,33 @@ def test_a_share_outside_zero_to_one_is_refused_by_name():
     assert SynthConfig.from_config(c).drop_internal_ids is True
     c.validation.drop_internal_ids = False
     assert SynthConfig.from_config(c).drop_internal_ids is False
+
+
+def test_a_goal_step_continues_the_story_only_with_what_earlier_steps_found():
+    """'research then buy': the order's symbol must come from the quote the chain got (a
+    derived value), not a stock named afresh; a step no earlier output can feed (list the
+    positions after the order) continues the story as it is."""
+    from prove_jax.synthesis.graph import Edge, ToolGraph, ToolNode
+    from prove_jax.synthesis.machine import continues_story
+    from prove_jax.synthesis.records import Filled, StepRecord
+
+    def node(name, required=(), read_only=True):
+        schema = {"properties": {a: {"type": "string"} for a in required},
+                  "required": list(required)}
+        return ToolNode("trading", name, "", schema, {}, read_only)
+
+    quote, order = node("get_quote", ["symbol"]), node("place_order", ["symbol"], False)
+    positions = node("list_positions")
+    graph = ToolGraph({n.key: n for n in (quote, order, positions)},
+                      [Edge(quote.key, order.key, "explicit", "schema", (("symbol", "symbol"),))])
+    steps = [StepRecord(quote, "get_quote", {"symbol": "RSOF"},
+                        {"symbol": Filled("RSOF", "context", "stock")}, {"symbol": "RSOF"})]
+    found = {"symbol": Filled("RSOF", "derived", "stock", from_step=0)}
+    fresh = {"symbol": Filled("AAPL", "context", "stock")}
+    assert continues_story(graph, order, found, steps)
+    assert not continues_story(graph, order, fresh, steps)
+    assert continues_story(graph, positions, {}, steps)
+    # a value a look-up found for a name the user says is no part of the story so far
+    lookup = StepRecord(quote, "get_quote", {}, {}, {}, lookup=True)
+    named = {"symbol": Filled("AAPL", "derived", "stock", from_step=1)}
+    assert not continues_story(graph, order, named, [*steps, lookup])
