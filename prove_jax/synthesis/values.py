@@ -126,7 +126,9 @@ _STOPWORDS = frozenset((
     "the", "and", "for", "with", "from", "out", "not", "but", "are", "was", "has", "have",
     "you", "your", "our", "all", "any", "can", "new", "now", "this", "that", "into", "over",
     "after", "before", "about", "just", "still", "again", "anyone", "some", "who", "how",
-    "what", "when", "why", "got", "get", "its", "let", "off", "too", "very", "will", "would"))
+    "what", "when", "why", "got", "get", "its", "let", "off", "too", "very", "will", "would",
+    # a company's legal form names no one ("look up the ticker for 'Ltd'")
+    "ltd", "inc", "llc", "plc", "corp", "gmbh", "co"))
 
 
 class ValueFiller:

@@ -139,13 +139,17 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
     if text is None:
         return None
     if a.how != "literal":  # a reference: its role says where it goes ("to the account 'X'")
-        role = _ROLES.get(a.arg.split("_", 1)[0])
+        role = _ROLES.get(a.arg.split("_", 1)[0]) or _CONTAINERS.get(a.via or a.kind or "")
         return f"{role} {text}" if role else text
     if isinstance(a.value, bool):  # "replacing what is there", "with auto record on"
         return bool_clause(a.arg, a.value)
     return literal_clause(a.arg, text, rng)
 
 
+# a record that holds others, where a phrasing has no slot for it: "..., in the calendar
+# 'Work'", not a dangling ", the calendar 'Work'"
+_CONTAINERS = {k: "in" for k in ("calendar", "folder", "channel", "list", "project", "home",
+                                 "room", "watchlist", "directory", "sprint", "board")}
 _ROLES = {"from": "from", "source": "from", "to": "to", "target": "to", "destination": "to",
           "parent": "under"}
 
@@ -206,7 +210,9 @@ def _first_person(text: str) -> str:
     return re.sub(r"\bthe user\b", "me", text, flags=re.I)
 
 
-_MORE = ((", ", ""), (" (", ")"))  # what a phrasing has no slot for
+# what a phrasing has no slot for follows a comma: in brackets it read as a form's fields
+# ("(cuisine 'spanish')") to the reading check
+_MORE = ((", ", ""),)
 
 
 # "1 stars", "1 shares": a count of one takes the singular

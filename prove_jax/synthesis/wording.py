@@ -247,8 +247,7 @@ def literal_clause(arg: str, text: str, rng: random.Random) -> str:
     forms = _LITERAL_FORMS.get(arg)
     if forms:
         return rng.choice(forms).format(v=text)
-    name = humanize(arg)
-    return rng.choice((f"with the {name} {text}", f"{name} {text}"))
+    return f"with the {humanize(arg)} {text}"  # a bare "cuisine 'spanish'" reads as a form
 
 
 # A record named through another that points at it, as a person says the link: "the event
