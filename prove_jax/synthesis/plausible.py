@@ -57,6 +57,11 @@ CODE_FILES = (".py", ".json", ".yml", ".yaml", ".csv", ".toml", ".js", ".ts", ".
               ".gitignore", "requirements.txt", ".cfg", ".ini", ".sh")
 
 
+# a refusal that names how to pay ("decline the request, paying from 'Mastercard'")
+DECLINES = frozenset(("decline", "reject", "deny"))
+PAYING = ("method_id", "payment_method_id", "account_id", "from_account_id")
+
+
 def _tone(text: str) -> int:
     """+1 for praise, -1 for complaint, 0 for neither or both ("Tasty, but slow")."""
     words = " " + " ".join(re.findall(r"[a-z]+", text.lower())) + " "
@@ -136,11 +141,18 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
     if read_only:
         return None
     merchant, category = args.get("merchant"), args.get("category_id")
+    known = [*_records(shown), *world]
+    if merchant is None and isinstance(args.get("expense_id"), str):
+        # refiling an expense: its merchant is the record's ("Corner Grocer" under Transport)
+        merchant = next((r.get("merchant") for r in known
+                         if r.get("expense_id") == args["expense_id"]), None)
     if isinstance(merchant, str) and isinstance(category, str):
-        filed = {r["category_id"] for r in (*_records(shown), *world)
+        filed = {r["category_id"] for r in known
                  if r.get("merchant") == merchant and isinstance(r.get("category_id"), str)}
         if filed and category not in filed:
             return "category_id", f"{tool}: {merchant} is never filed under {category}"
+    if args.get("action") in DECLINES and any(a in args for a in PAYING):
+        return "action", f"{tool}: declines and names a way to pay"
     if len(_tones(args)) > 1:
         # the text drawn last is redrawn (a rating or a title stays)
         arg = [a for a, v in args.items() if isinstance(v, str) and _tone(v)][-1]

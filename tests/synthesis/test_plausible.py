@@ -88,6 +88,24 @@ def test_an_expense_goes_under_a_category_the_world_files_its_merchant_under():
                             world) is None
 
 
+def test_refiling_an_expense_follows_its_merchant_and_a_refusal_names_no_way_to_pay():
+    groceries = [{"expense_id": "exp_aaaaa2", "merchant": "Corner Grocer",
+                  "category_id": "cat_01"}]
+    shown = [_step("list_expenses", {}, {"expenses": groceries}, read_only=True)]
+    move = {"expense_id": "exp_aaaaa2", "category_id": "cat_03"}
+    assert implausible_call("update_expense", False, move, shown, set()) == (
+        "category_id", "update_expense: Corner Grocer is never filed under cat_03")
+    assert implausible_call("update_expense", False, {**move, "category_id": "cat_01"},
+                            shown, set()) is None
+    decline = {"request_id": "req_aaaaa2", "action": "decline", "method_id": "pm_aaaaa2"}
+    assert implausible_call("respond_to_request", False, decline, [], set()) == (
+        "action", "respond_to_request: declines and names a way to pay")
+    assert implausible_call("respond_to_request", False, {**decline, "action": "pay"}, [],
+                            set()) is None
+    assert implausible_call("respond_to_request", False, {"request_id": "req_aaaaa2",
+                                                          "action": "decline"}, [], set()) is None
+
+
 def test_reversing_the_chains_own_call_on_the_same_records_is_dropped():
     unfollow = _step("unfollow_user", {"user_id": "u_aaaaa2"}, {"following": False})
     assert implausible_call("follow_user", False, {"user_id": "u_aaaaa2"}, [unfollow],
