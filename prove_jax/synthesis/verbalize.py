@@ -149,7 +149,8 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
 # a record that holds others, where a phrasing has no slot for it: "..., in the calendar
 # 'Work'", not a dangling ", the calendar 'Work'"
 _CONTAINERS = {k: "in" for k in ("calendar", "folder", "channel", "list", "project", "home",
-                                 "room", "watchlist", "directory", "sprint", "board")}
+                                 "room", "watchlist", "directory", "sprint", "board",
+                                 "conversation")}
 _ROLES = {"from": "from", "source": "from", "to": "to", "target": "to", "destination": "to",
           "parent": "under"}
 

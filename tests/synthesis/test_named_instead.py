@@ -62,3 +62,17 @@ def test_a_value_the_user_can_point_at_stays_taken_from_the_output():
     # without the owner, "the contact of the task 'Call about renewal'" says it
     renamed, filled = _run(with_owner=False)
     assert renamed == [] and filled["contact_id"].source == "derived"
+
+
+def test_a_contact_told_apart_only_by_its_tasks_status_is_named_instead():
+    """Two tasks both titled 'Call': "the contact of the task 'Call' that is done" is a record
+    told apart through another; the user says the contact's own name instead."""
+    graph = build_graph(TOOLS)
+    ctx = Context("crm", 0)
+    ctx.add("search_contacts", {"contacts": CONTACTS}, listed=True)
+    tasks = [{"task_id": f"tsk_{k}", "title": "Call", "status": s, "contact_id": IDS[k]}
+             for k, s in ((1, "open"), (2, "done"))]
+    listed = StepRecord(graph.nodes["crm.list_tasks"], "list_tasks", {}, {}, {"tasks": tasks})
+    filled = {"contact_id": Filled(IDS[2], "derived", "contact", None, 0, tasks[1], 2, tasks)}
+    assert named_instead(filled, [listed], ctx) == ["contact_id"]
+    assert filled["contact_id"].entity.label == ("name", "Hiro Bauer")
