@@ -175,6 +175,14 @@ def _by_name(spec: StepSpec) -> StepSpec | None:
 MAX_ASKS_PER_TURN = 3  # a person asks for two or three things at once, not five
 
 
+def request_turns(asks: int, n_turns: int, max_turns: int) -> int:
+    """Request turns for `asks` actions when one more turn follows them (the answer to a
+    clarification, the hidden action asked for): the plan's turns less that one, more where
+    a turn would hold over MAX_ASKS_PER_TURN asks and the run allows more turns."""
+    need = -(-asks // MAX_ASKS_PER_TURN)
+    return max(1, min(max(n_turns - 1, need), max_turns - 1, asks))
+
+
 def _split(items: list[int], n: int, rng: random.Random) -> list[list[int]]:
     """`items` cut into n contiguous non-empty parts, none longer than MAX_ASKS_PER_TURN
     where n parts can hold them all."""
@@ -300,7 +308,10 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
         truth = steps[:chain_ids[h - 1] + 1]
         if any(s.node.key == hidden.node.key for s in truth):
             return "hidden_tool_needed_earlier"
-        parts = _with_lookups(_split(chain_ids[:h], min(plan.n_turns - 1, h), rng), truth)
+        # the asked-for hidden action takes the last turn; the others hold at most
+        # MAX_ASKS_PER_TURN asks each where the turns allow
+        parts = _with_lookups(_split(chain_ids[:h], request_turns(h, plan.n_turns, max_turns),
+                                     rng), truth)
         turns, step_turn = _turns(parts, truth, None, -1)
         turns.append(TurnSpec("request", [asked], follow_up=True))
         spec.turns = turns
@@ -313,8 +324,7 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
         for attempt in (first, not first):
             # the supply turn follows the gap's: the requests take the other turns, with
             # at most MAX_ASKS_PER_TURN asks each where the turns allow
-            n_parts = min(max(1, plan.n_turns - 1, -(-len(chain_ids) // MAX_ASKS_PER_TURN)),
-                          max(1, max_turns - 1)) if attempt else 2
+            n_parts = request_turns(len(chain_ids), plan.n_turns, max_turns) if attempt else 2
             if not attempt and (max_turns < 3 or len(chain_ids) < 2):
                 continue
             parts = _split(chain_ids, n_parts, rng)

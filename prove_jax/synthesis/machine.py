@@ -354,11 +354,19 @@ def named_instead(filled: dict[str, Filled], steps: list[StepRecord], ctx: Conte
     task holds a contact and an owner, so "the person of that task" is two) is named
     instead ("the contact 'Olivia Ahmed'") where the world knows its name; the look-up then
     finds it, and the step no longer depends on that output. So is one the user would name
-    through another record that itself needs telling apart. Rewrites `filled` in place and
-    returns the arguments it renamed. The reading checks found such quotes in a fifth of
+    through another record that itself needs telling apart, and one the user holds (a
+    ticker) is said as it is. Rewrites `filled` in place and returns the arguments it
+    renamed. The reading checks found such quotes in a fifth of
     their unnatural rows, and such chains of records in 3 of 30."""
     renamed = []
     for arg, f in filled.items():
+        if f.source == "derived" and isinstance(f.value, str) and f.kind and user_holds(
+                f.value) and arg_spec(arg, f, steps).via:
+            # a value the user holds is said as it is ('NFLX'), not through a record that
+            # points at it ("the stock traded in the trade for 575.98")
+            filled[arg] = Filled(f.value, "context", f.kind)
+            renamed.append(arg)
+            continue
         if ctx is None or f.source != "derived" or not _internal_id(
                 Filled(f.value, "context", f.kind)):
             continue

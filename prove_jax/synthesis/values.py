@@ -24,6 +24,7 @@ from prove_jax.synthesis.generators import (
 )
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
 from prove_jax.synthesis.held import user_holds
+from prove_jax.synthesis.newperson import own_email
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import (
     arg_kind,
@@ -165,6 +166,8 @@ class ValueFiller:
                               required=False)
             if value is not None and value.value != props[arg].get("default"):
                 filled[arg] = value
+        if not node.read_only:
+            own_email(filled, ctx)
         return {a: filled[a] for a in props if a in filled}  # schema order, stable
 
     # ------------------------------------------------------------------------- one argument

@@ -77,6 +77,9 @@ def _called(field: str | None, label: str) -> str:
     return phrase.format(label) if phrase else render_value(label)
 
 
+BARE = frozenset(("first_name", "last_name"))  # said as a person's name is, unquoted
+
+
 def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     """How one stated value reads in a phrasing's slot (phrasebook): a reference as a noun
     phrase that carries its noun, any other value bare; None when the user does not state
@@ -87,6 +90,8 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         return _some(noun, a.arg.endswith("_ids")) if a.kind or a.arg.endswith(
             ("_id", "_ids")) else VAGUE.get(a.arg)
     if a.how == "literal":
+        if a.arg in BARE and isinstance(a.value, str):  # "add Priya Rivera", not "'Priya' 'Rivera'"
+            return a.value
         return said_literal(a.value)
     if a.how == "id":
         # "folder 'archive'", not "folder 'archive' (Archive)"

@@ -76,3 +76,28 @@ def test_a_contact_told_apart_only_by_its_tasks_status_is_named_instead():
     filled = {"contact_id": Filled(IDS[2], "derived", "contact", None, 0, tasks[1], 2, tasks)}
     assert named_instead(filled, [listed], ctx) == ["contact_id"]
     assert filled["contact_id"].entity.label == ("name", "Hiro Bauer")
+
+
+def test_a_ticker_found_through_a_trade_is_said_as_it_is():
+    """"the stock traded in the trade for 575.98" was the reading check's; a ticker is the
+    user's to say, so the call no longer waits for the trade list."""
+    from prove_jax.synthesis.graph import build_graph as graph_of
+    from tests.synthesis.toy import _tool
+
+    trade = {"type": "object", "properties": {"trade_id": {"type": "string"},
+                                              "symbol": {"type": "string"},
+                                              "total": {"type": "number"}}}
+    tools = {"trading": [
+        _tool("list_trades", True, {}, [], {"type": "object", "properties": {
+            "trades": {"type": "array", "items": trade}}}, "List trades."),
+        _tool("get_quote", True, {"symbol": {"type": "string"}}, ["symbol"],
+              {"type": "object"}, "Quote a stock."),
+    ]}
+    graph = graph_of(tools)
+    trades = [{"trade_id": "trd_k7qm2x", "symbol": "NFLX", "total": 575.98},
+              {"trade_id": "trd_r4tw9b", "symbol": "AAPL", "total": 120.5}]
+    listed = StepRecord(graph.nodes["trading.list_trades"], "list_trades", {}, {},
+                        {"trades": trades})
+    filled = {"symbol": Filled("NFLX", "derived", "@symbol", None, 0, trades[0], 2, trades)}
+    assert named_instead(filled, [listed], Context("trading", 0)) == ["symbol"]
+    assert (filled["symbol"].source, filled["symbol"].from_step) == ("context", None)

@@ -117,6 +117,37 @@ def test_a_turn_asks_for_at_most_three_things_where_the_turns_can_hold_them():
         assert max(map(len, _split(list(range(7)), 2, random.Random(seed)))) >= 4  # no room
 
 
+def test_requests_before_a_last_turn_spread_over_the_turns_the_run_allows():
+    from prove_jax.synthesis.dialogue import request_turns
+    # four actions, then the hidden one asked for: 2 + 2 over two turns, not 4 in one
+    assert request_turns(4, 2, 3) == 2
+    assert request_turns(3, 2, 3) == 1  # three fit in one turn
+    assert request_turns(7, 2, 3) == 2  # no third request turn: the run allows 3 in all
+    assert request_turns(1, 3, 3) == 1 and request_turns(2, 3, 3) == 2
+    assert request_turns(4, 2, 2) == 1  # a run of at most 2 turns leaves one for requests
+
+
+def test_no_turn_of_a_run_asks_for_more_than_three_things_while_a_turn_is_left(dataset):
+    """Counted on the truth: the calls each user turn asks for (look-ups are the assistant's
+    own), in rows with fewer user turns than the run allows (3)."""
+    meta = {m["id"]: m for m in map(json.loads, dataset.paths["meta.jsonl"].read_text()
+                                     .splitlines())}
+    rows = [json.loads(line) for name in ("train.jsonl", "test.jsonl")
+            for line in dataset.paths[name].read_text().splitlines()]
+    checked = 0
+    for r in rows:
+        m = meta[r["id"]]
+        if not r["truth"]["steps"] or len(r["user_turns"]) >= 3:
+            continue
+        asks = [0] * len(r["user_turns"])
+        for g, step in enumerate(r["truth"]["steps"]):
+            if g not in m["lookup_steps"]:
+                asks[m["step_turn"][g]] += len(step)
+        assert max(asks) <= 3, (r["id"], r["user_turns"])
+        checked += 1
+    assert checked > 50
+
+
 def test_my_only_for_what_the_user_owns():
     def named(kind: str, owned: bool | None = None) -> set[str]:
         a = ArgSpec(f"{kind}_id", "x_qew3pb", "entity", kind, "Oak desk", owned=owned)
