@@ -151,11 +151,12 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
     return literal_clause(a.arg, text, rng)
 
 
-# a record that holds others, where a phrasing has no slot for it: "..., in the calendar
-# 'Work'", not a dangling ", the calendar 'Work'"
-_CONTAINERS = {k: "in" for k in ("calendar", "folder", "channel", "list", "project", "home",
-                                 "room", "watchlist", "directory", "sprint", "board",
-                                 "conversation")}
+# a record that holds others (or a person), where a phrasing has no slot for it: "..., in the
+# calendar 'Work'", "for the account 'GreenAnalytics'", not a dangling ", the calendar 'Work'"
+_CONTAINERS = {**{k: "in" for k in ("calendar", "folder", "channel", "list", "project", "home",
+                                    "room", "watchlist", "directory", "sprint", "board",
+                                    "conversation", "category")},
+               "account": "for", **{k: "with" for k in ("contact", "member", "user")}}
 _ROLES = {"from": "from", "source": "from", "to": "to", "target": "to", "destination": "to",
           "parent": "under"}
 

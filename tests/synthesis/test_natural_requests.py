@@ -262,3 +262,23 @@ def test_a_clarification_never_asks_for_an_id_the_user_could_only_quote():
                                                               filled.items()},
                       filled=filled, payload={})
     assert _gap_args(step, [step]) == ["order_id", "amount"]
+
+
+def test_a_record_no_slot_takes_says_its_link_word():
+    """", the calendar 'Work'" dangled after a request; a container reads "in", an account
+    "for", a person "with", and a role in the argument's name wins ("from the account")."""
+    from prove_jax.synthesis.verbalize import render_arg
+
+    def said(arg: str, kind: str, label: str) -> str:
+        a = ArgSpec(arg, "x_qew3pb", "entity", kind, label, label_field="name", owned=False)
+        return render_arg(a, random.Random(0))
+
+    assert said("calendar_id", "calendar", "Work") == "in the calendar 'Work'"
+    assert said("category_id", "category", "Shopping") == "in the category 'Shopping'"
+    assert said("account_id", "account", "GreenAnalytics Ltd") == \
+        "for the account 'GreenAnalytics Ltd'"
+    assert said("primary_contact_id", "contact", "Samir Ahmed") == \
+        "with the contact 'Samir Ahmed'"
+    assert said("from_account_id", "account", "Everyday Checking") == \
+        "from the account 'Everyday Checking'"
+    assert said("listing_id", "listing", "Oak desk") == "the listing 'Oak desk'"
