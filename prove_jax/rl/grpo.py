@@ -201,16 +201,22 @@ class GRPOTrainer(Trainer):
             rows_multiple=self.rows_multiple // self.processes,
             min_rows=s.rows // self.processes)
         real = distributed.global_sum(float(np.sum(batch["attention_mask"])))
+        batch, digest = self._global(batch)
+        if self.reference is not None:
+            batch["ref_logp"] = self.reference(batch["tokens"], batch["attention_mask"],
+                                               batch["target_index"])
+        return batch, real, digest
+
+    def _global(self, batch: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """(the global batch, its digest) from this process's block of rows or groups: with
+        several processes the blocks agree on widths and join along the leading axis."""
         if self.processes > 1:
             batch = distributed.align_widths(batch)
         rows = [r for block in distributed.allgather_json(_row_digests(batch)) for r in block]
         digest = hashlib.sha256("".join(rows).encode()).hexdigest()[:16]
         if self.processes > 1:
             batch = distributed.global_batch(batch, self.mesh)
-        if self.reference is not None:
-            batch["ref_logp"] = self.reference(batch["tokens"], batch["attention_mask"],
-                                               batch["target_index"])
-        return batch, real, digest
+        return batch, digest
 
     def _packed_batch(self, groups: Sequence[Sequence[Trajectory]], adv: np.ndarray
                       ) -> tuple[dict[str, Any], float, str]:
@@ -226,12 +232,7 @@ class GRPOTrainer(Trainer):
             groups_multiple=self.rows_multiple // self.processes,
             min_groups=s.prompts_per_step // self.processes)
         real = distributed.global_sum(float(sum(len(t.tokens) for g in groups for t in g)))
-        if self.processes > 1:
-            batch = distributed.align_widths(batch)
-        rows = [r for block in distributed.allgather_json(_row_digests(batch)) for r in block]
-        digest = hashlib.sha256("".join(rows).encode()).hexdigest()[:16]
-        if self.processes > 1:
-            batch = distributed.global_batch(batch, self.mesh)
+        batch, digest = self._global(batch)
         if self.reference is not None:
             batch["ref_logp"] = self.reference.packed(batch)
         return batch, real, digest

@@ -361,9 +361,12 @@ def named_instead(filled: dict[str, Filled], steps: list[StepRecord], ctx: Conte
     renamed = []
     for arg, f in filled.items():
         if f.source == "derived" and isinstance(f.value, str) and f.kind and user_holds(
-                f.value) and arg_spec(arg, f, steps).via:
+                f.value) and "@" not in f.value and ctx is not None \
+                and f.from_step is not None and steps[f.from_step].node.server == ctx.server \
+                and arg_spec(arg, f, steps).via:
             # a value the user holds is said as it is ('NFLX'), not through a record that
-            # points at it ("the stock traded in the trade for 575.98")
+            # points at it ("the stock traded in the trade for 575.98"); an address and a
+            # value carried across servers stay the flow they are ("email that contact")
             filled[arg] = Filled(f.value, "context", f.kind)
             renamed.append(arg)
             continue
