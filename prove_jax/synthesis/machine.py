@@ -24,15 +24,13 @@ from enum import StrEnum
 from typing import Any
 
 from prove_jax.synthesis.alternatives import Probe, probe, read_candidates
+from prove_jax.synthesis.chainvalues import continues_story, internal_id, named_instead
 from prove_jax.synthesis.context import Context, build_context
-from prove_jax.synthesis.dialogue import arg_spec
 from prove_jax.synthesis.generators import check_value
 from prove_jax.synthesis.graph import ToolGraph, ToolNode
-from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.lookups import add_lookups
 from prove_jax.synthesis.plausible import implausible_call, user_of
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
-from prove_jax.synthesis.schemas import LABEL_FIELDS
 from prove_jax.synthesis.seeds import rng_for
 from prove_jax.synthesis.settings import SynthConfig
 from prove_jax.synthesis.values import ValueFiller
@@ -257,7 +255,7 @@ class _Machine:
                 self.run.count("named_instead")
             # look-ups run first and rewrite the context ids they find as derived values
             lookups = await self._add_lookups(node, filled)
-            unnamed = [a for a, f in filled.items() if _internal_id(f)]
+            unnamed = [a for a, f in filled.items() if internal_id(f)]
             if unnamed and attempt == 0:  # the user would have to quote an internal id
                 self.run.count("unnamed_retries")
                 avoid |= {(a, filled[a].value) for a in unnamed}
@@ -333,65 +331,6 @@ class _Machine:
         deps |= _implicit_deps(self.graph, self.run.steps, node, payload)
         self.run.steps.append(StepRecord(node, self.names[(node.server, node.name)], args,
                                          filled, payload, sorted(deps), probes=probes))
-
-
-def continues_story(graph: ToolGraph, node: ToolNode, filled: dict[str, Filled],
-                    steps: list[StepRecord]) -> bool:
-    """Does the call act on what an earlier step of the chain found or made, where the graph
-    lets an earlier step's output feed it? A step no earlier output can feed (freeze the
-    card, then list transactions) continues the story as it is."""
-    earlier = [i for i, s in enumerate(steps) if not s.lookup]
-    required = set(node.required)  # only required arguments are taken from outputs
-    if not any(e.kind == "explicit" and any(a in required for _, a in e.via) for i in earlier
-               for e in graph.edges_between(steps[i].node.key, node.key)):
-        return True
-    return any(f.source == "derived" and f.from_step in earlier for f in filled.values())
-
-
-def named_instead(filled: dict[str, Filled], steps: list[StepRecord], ctx: Context | None
-                  ) -> list[str]:
-    """A value taken from an earlier output that the user could only quote ('p_aruzsq': a
-    task holds a contact and an owner, so "the person of that task" is two) is named
-    instead ("the contact 'Olivia Ahmed'") where the world knows its name; the look-up then
-    finds it, and the step no longer depends on that output. So is one the user would name
-    through another record that itself needs telling apart, and one the user holds (a
-    ticker) is said as it is. Rewrites `filled` in place and returns the arguments it
-    renamed. The reading checks found such quotes in a fifth of
-    their unnatural rows, and such chains of records in 3 of 30."""
-    renamed = []
-    for arg, f in filled.items():
-        if f.source == "derived" and isinstance(f.value, str) and f.kind and user_holds(
-                f.value) and "@" not in f.value and ctx is not None \
-                and f.from_step is not None and steps[f.from_step].node.server == ctx.server \
-                and arg_spec(arg, f, steps).via:
-            # a value the user holds is said as it is ('NFLX'), not through a record that
-            # points at it ("the stock traded in the trade for 575.98"); an address and a
-            # value carried across servers stay the flow they are ("email that contact")
-            filled[arg] = Filled(f.value, "context", f.kind)
-            renamed.append(arg)
-            continue
-        if ctx is None or f.source != "derived" or not _internal_id(
-                Filled(f.value, "context", f.kind)):
-            continue
-        entity = ctx.entity(f.kind, f.value)
-        if entity is None or entity.label is None:
-            continue
-        spec = arg_spec(arg, f, steps)
-        # quoted, or named through another record that itself needs telling apart ("the
-        # vehicle the appointment created on February 27 at 9:45 pm is for")
-        if spec.how == "literal" or (spec.via and any(k not in LABEL_FIELDS
-                                                       for k, _ in spec.pairs)):
-            filled[arg] = Filled(f.value, "context", f.kind, entity)
-            renamed.append(arg)
-    return renamed
-
-
-def _internal_id(f: Filled) -> bool:
-    """A value the user would have to state that is a server's internal id: no look-up
-    found the entity by its name, so the request would quote 'acc_k7qm2x'. One other
-    proposal is tried before the quote is kept (issue 23: users name what they know)."""
-    return f.source == "context" and isinstance(f.value, str) and bool(f.kind) \
-        and not f.kind.startswith("@") and not user_holds(f.value)
 
 
 def _outcome(result: Any) -> Outcome:
