@@ -39,31 +39,31 @@ def named_instead(filled: dict[str, Filled], steps: list[StepRecord], ctx: Conte
     their unnatural rows, and such chains of records in 3 of 30."""
     renamed = []
     for arg, f in filled.items():
-        if f.source == "derived" and isinstance(f.value, str) and f.kind and user_holds(
-                f.value) and "@" not in f.value and ctx is not None \
-                and f.from_step is not None and steps[f.from_step].node.server == ctx.server \
-                and arg_spec(arg, f, steps).via:
-            # a value the user holds is said as it is ('NFLX'), not through a record that
-            # points at it ("the stock traded in the trade for 575.98"); an address and a
-            # value carried across servers stay the flow they are ("email that contact")
+        if f.source != "derived" or ctx is None:
+            continue
+        # a value the user holds ('NFLX', no address), found on this same server
+        held = isinstance(f.value, str) and bool(f.kind) and user_holds(f.value) \
+            and "@" not in f.value and f.from_step is not None \
+            and steps[f.from_step].node.server == ctx.server
+        entity = ctx.entity(f.kind, f.value) if internal_id(
+            Filled(f.value, "context", f.kind)) else None
+        named = entity is not None and entity.label is not None
+        if not (held or named):
+            continue
+        spec = arg_spec(arg, f, steps)  # only where it can matter: it scans every step
+        if held and spec.via:
+            # said as it is, not through a record that points at it ("the stock traded in
+            # the trade for 575.98"); addresses and cross-server values stay the flow they
+            # are ("email that contact")
             filled[arg] = Filled(f.value, "context", f.kind)
             renamed.append(arg)
-            continue
-        if ctx is None or f.source != "derived" or not internal_id(
-                Filled(f.value, "context", f.kind)):
-            continue
-        entity = ctx.entity(f.kind, f.value)
-        if entity is None or entity.label is None:
-            continue
-        spec = arg_spec(arg, f, steps)
-        # quoted, or named through another record that itself needs telling apart ("the
-        # vehicle the appointment created on February 27 at 9:45 pm is for")
-        if spec.how == "literal" or (spec.via and any(k not in LABEL_FIELDS
-                                                       for k, _ in spec.pairs)):
+        elif named and (spec.how == "literal" or (
+                spec.via and any(k not in LABEL_FIELDS for k, _ in spec.pairs))):
+            # quoted, or named through another record that itself needs telling apart ("the
+            # vehicle the appointment created on February 27 at 9:45 pm is for")
             filled[arg] = Filled(f.value, "context", f.kind, entity)
             renamed.append(arg)
     return renamed
-
 
 def internal_id(f: Filled) -> bool:
     """A value the user would have to state that is a server's internal id: no look-up

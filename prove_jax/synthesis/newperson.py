@@ -9,11 +9,11 @@ from collections.abc import Mapping
 
 from prove_jax.synthesis.context import Context
 from prove_jax.synthesis.records import Filled
+from prove_jax.synthesis.textbanks import LEGAL_FORMS
 
 __all__ = ["own_email"]
 
 _WORD = re.compile(r"[a-z0-9]+")
-_FORMS = frozenset(("ltd", "inc", "llc", "plc", "corp", "gmbh", "co", "sa", "ag"))
 
 
 def _domain(filled: Mapping[str, Filled], ctx: Context) -> str | None:
@@ -22,7 +22,7 @@ def _domain(filled: Mapping[str, Filled], ctx: Context) -> str | None:
     for f in filled.values():
         label = f.entity.label if f.entity is not None else None
         if f.kind in ("account", "company") and label:
-            words = [w for w in _WORD.findall(label[1].lower()) if w not in _FORMS]
+            words = [w for w in _WORD.findall(label[1].lower()) if w not in LEGAL_FORMS]
             if words:
                 return "".join(words) + ".com"
     seen = [v.rsplit("@", 1)[1] for v in ctx.by_name.get("email", [])

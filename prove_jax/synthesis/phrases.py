@@ -20,9 +20,6 @@ MANY_STEPS = ("Please {s1}, then {rest}.", "First {s1}. After that, {rest}.",
               "Could you {s1} and then {rest}?", "I need a few things: {s1}; then {rest}.",
               "Let's do this in order: {s1}, and next {rest}.")
 CONNECTORS = (", then ", ", and after that ", "; once that's done, ", ", and then ")
-# values after a comma: in brackets they read as a form's fields, and bare ones run on
-# ("search the members at most 3 of them")
-STEP_FORMS = ("{intent}, {args}",)
 # Words a tool description may start with that already make it a request ("list ...").
 VERBS = frozenset((
     "accept", "add", "append", "apply", "approve", "archive", "ask", "assign", "book", "cancel",

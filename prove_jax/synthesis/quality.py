@@ -3,7 +3,7 @@ by, computed on the kept conversations and written to stats.json under `quality`
 
 - `ids_quoted`: normal rows where the string value of a truth argument named `id` or `*_id`,
   or an element of one named `*_ids`, appears verbatim in the user's turns;
-  `internal_ids_quoted` counts only ids a user would not hold (lookups.user_holds).
+  `internal_ids_quoted` counts only ids a user would not hold (held.user_holds).
 - `template_fragments`: rows holding a phrase of the old template verbalizer.
 - `parallel`: normal rows with a step of two or more calls.
 - `cross_server`: normal rows where a step takes a value from a step on another server.
@@ -44,9 +44,8 @@ def quality_of(kept: Sequence[Conversation]) -> dict[str, Any]:
     quoted = internal = parallel = cross = 0
     for c in normal:
         text = " ".join(c.user_turns)
-        said = [v for s in c.steps for v in _ids(s.args) if v in text]
-        quoted += bool(said)
-        internal += any(not user_holds(v) for v in said)
+        quoted += any(v in text for s in c.steps for v in _ids(s.args))
+        internal += bool(quoted_internal_ids(c.user_turns, [s.args for s in c.steps]))
         parallel += any(len(step) > 1 for step in c.truth()["steps"])
         cross += any(c.steps[d].node.server != s.node.server for s in c.steps for d in s.deps)
     fragments = sum(any(f in " ".join(c.user_turns) for f in FRAGMENTS) for c in kept)

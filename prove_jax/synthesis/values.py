@@ -34,7 +34,7 @@ from prove_jax.synthesis.schemas import (
     out_fields,
     schema_types,
 )
-from prove_jax.synthesis.textbanks import EDITS, MERCHANTS
+from prove_jax.synthesis.textbanks import EDITS, LEGAL_FORMS, MERCHANTS
 
 __all__ = ["ValueFiller", "extract"]
 
@@ -127,9 +127,8 @@ _STOPWORDS = frozenset((
     "the", "and", "for", "with", "from", "out", "not", "but", "are", "was", "has", "have",
     "you", "your", "our", "all", "any", "can", "new", "now", "this", "that", "into", "over",
     "after", "before", "about", "just", "still", "again", "anyone", "some", "who", "how",
-    "what", "when", "why", "got", "get", "its", "let", "off", "too", "very", "will", "would",
-    # a company's legal form names no one ("look up the ticker for 'Ltd'")
-    "ltd", "inc", "llc", "plc", "corp", "gmbh", "co"))
+    "what", "when", "why", "got", "get", "its", "let", "off", "too", "very", "will", "would")
+) | LEGAL_FORMS
 
 
 class ValueFiller:

@@ -156,7 +156,8 @@ def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
 _CONTAINERS = {**{k: "in" for k in ("calendar", "folder", "channel", "list", "project", "home",
                                     "room", "watchlist", "directory", "sprint", "board",
                                     "conversation", "category")},
-               "account": "for", **{k: "with" for k in ("contact", "member", "user")}}
+               "account": "for", "store": "at", "payment_method": "paying with",
+               **{k: "with" for k in ("contact", "member", "user")}}
 _ROLES = {"from": "from", "source": "from", "to": "to", "target": "to", "destination": "to",
           "parent": "under"}
 
@@ -217,11 +218,6 @@ def _first_person(text: str) -> str:
     return re.sub(r"\bthe user\b", "me", text, flags=re.I)
 
 
-# what a phrasing has no slot for follows a comma: in brackets it read as a form's fields
-# ("(cuisine 'spanish')") to the reading check
-_MORE = ((", ", ""),)
-
-
 # "1 stars", "1 shares": a count of one takes the singular
 _ONE = re.compile(r"(?<![\d.,])\b1 (star|share|guest|room|bag|minute|night|passenger|unit"
                   r"|item|portion|seat|ticket|point|hour|day|week|ride)s\b")
@@ -256,17 +252,14 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
                 and (r := render_arg(a, rng)) is not None]
         if rest and not slots(way):  # "show me my own profile" says no one else's
             continue
-        if rest:
-            before, after = rng.choice(_MORE)
-            if text.endswith(")"):  # "(first 10) (my account 'X')" reads as two asides
-                before, after = _MORE[0]
-            text += before + _join(rest) + after
+        if rest:  # after a comma: in brackets "(cuisine 'spanish')" read as a form's fields
+            text += ", " + _join(rest)
         return _one_of(text)
     args = [r for r in (render_arg(a, rng) for a in step.args) if r]
     head = intent(step, rng)
     if not args:
         return head
-    return _one_of(rng.choice(P.STEP_FORMS).format(intent=head, args=_join(args)))
+    return _one_of(f"{head}, {_join(args)}")  # after a comma, as the extras above
 
 
 def _join(items: list[str]) -> str:

@@ -281,4 +281,7 @@ def test_a_record_no_slot_takes_says_its_link_word():
         "with the contact 'Samir Ahmed'"
     assert said("from_account_id", "account", "Everyday Checking") == \
         "from the account 'Everyday Checking'"
+    assert said("store_id", "store", "Velvet Market") == "at the store 'Velvet Market'"
+    assert said("payment_method_id", "payment_method", "Travel voucher") == \
+        "paying with the payment method 'Travel voucher'"
     assert said("listing_id", "listing", "Oak desk") == "the listing 'Oak desk'"

@@ -60,6 +60,10 @@ def test_a_share_outside_zero_to_one_is_refused_by_name():
     assert SynthConfig(p_workflow=0.0).p_workflow == 0.0
     with pytest.raises(ValueError, match=r"drop_internal_ids must be True or False, got 'no'"):
         SynthConfig(drop_internal_ids="no")
+    with pytest.raises(ValueError, match=r"kind_mix_slack in \[0, 1\], got True, 2"):
+        SynthConfig(kind_mix_slack=2)
+    with pytest.raises(ValueError, match=r"enforce_kind_mix must be True or False.*'yes'"):
+        SynthConfig(enforce_kind_mix="yes")
     from configs.synth import get_config
 
     c = get_config()
