@@ -13,7 +13,7 @@ from prove_jax.synthesis.graph import ToolGraph, coherent
 from prove_jax.synthesis.records import Plan
 from prove_jax.synthesis.seeds import derive_seed, rng_for, unit
 from prove_jax.synthesis.settings import SynthConfig
-from prove_jax.synthesis.workflows import draw_workflow
+from prove_jax.synthesis.workflows import WORKFLOWS, draw_workflow
 
 __all__ = ["block_of", "coherent", "partner_of", "sample_chain", "sample_plan", "sample_turns"]
 
@@ -49,10 +49,17 @@ def sample_turns(rng: random.Random, lo: int, hi: int, decay: float) -> int:
 
 def partner_of(graph: ToolGraph, server: str, rng: random.Random) -> str | None:
     """The one other server a block's cross-server chains may reach (one extra sampling
-    context per block, not one per chain): one that shares people, places or companies."""
+    context per block, not one per chain): one that shares people, places or companies.
+    A partner some goal pattern of `server` reaches is 3x as likely: a walk that crosses
+    rarely realizes a flow, a pattern that crosses always names one (issue 23: cross-server
+    flows in 10% of rows)."""
     options = sorted({graph.nodes[e.dst].server for n in graph.tools_of(server)
                       for e in graph.succ[n.key] if coherent(graph, e)})
-    return rng.choice(options) if options else None
+    if not options:
+        return None
+    goals = {t.split(".", 1)[0] for tools in WORKFLOWS.values()
+             if tools[0].startswith(server + ".") for t in tools[1:]}
+    return rng.choices(options, weights=[3.0 if s in goals else 1.0 for s in options])[0]
 
 
 def sample_chain(graph: ToolGraph, server: str, length: int, rng: random.Random,

@@ -36,6 +36,10 @@ from prove_jax.synthesis.schemas import (
 )
 from prove_jax.synthesis.textbanks import EDITS, LEGAL_FORMS, MERCHANTS
 
+# kinds of value good on any server of a world: addresses, and the world's places (a place
+# found on maps is a destination in the car: servers/vehicle/data.py)
+WORLD_WIDE = ("@email", "@phone", "place")
+
 __all__ = ["ValueFiller", "extract"]
 
 MAX_OPTIONAL = 2
@@ -166,7 +170,7 @@ class ValueFiller:
             if value is not None and value.value != props[arg].get("default"):
                 filled[arg] = value
         if not node.read_only:
-            own_email(filled, ctx)
+            own_email(filled, ctx, steps)
         return {a: filled[a] for a in props if a in filled}  # schema order, stable
 
     # ------------------------------------------------------------------------- one argument
@@ -254,9 +258,11 @@ class ValueFiller:
                         continue  # the user could not say which one
                     if (arg, value) in avoid or any(value == f[0] for f in found):
                         continue
-                    if step.node.server != node.server and kind is not None and \
-                            not ctxs[node.server].knows(kind, value):
-                        continue  # a cross-server edge only when the value exists there too
+                    if step.node.server != node.server and kind not in (None, *WORLD_WIDE) \
+                            and not ctxs[node.server].knows(kind, value):
+                        # a cross-server id only where it exists there too; an address is
+                        # good anywhere (invite a CRM contact to an event by their email)
+                        continue
                     item_schema = (schema.get("items") or {}) if many else schema
                     if check_value(value, item_schema):
                         found.append((value, element, siblings))
