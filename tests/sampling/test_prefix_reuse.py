@@ -123,7 +123,8 @@ def test_kept_kv_on_a_sharded_sampler_equals_one_device(hf_checkpoint):
         np.testing.assert_allclose(a.logprobs, b.logprobs, atol=1e-5, rtol=0)
 
 
-@pytest.mark.parametrize("temperature", [0.0, 1.0])
+# sampled only: each row must draw its own tokens (greedy rows of a group would all agree)
+@pytest.mark.parametrize("temperature", [1.0])
 def test_a_group_shares_one_prefill_per_distinct_prompt(model, temperature):
     """A GRPO step's first turn: 2 prompts x 4 rollouts. Prefill runs on the 2 distinct prompts
     (2 rows, not 8) and every row samples what it samples alone in a batch with no repeats;

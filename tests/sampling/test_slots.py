@@ -37,7 +37,7 @@ def _run_all(sampler, work):
     return done
 
 
-@pytest.mark.parametrize("temperature,slots", [(0.0, 5), (1.0, 5), (1.0, 3)])
+@pytest.mark.parametrize("temperature,slots", [(0.0, 5), (1.0, 3)])  # greedy; sampled, queued
 def test_three_turns_of_staggered_rows_equal_the_reference_sampler(model, temperature, slots):
     """5 episodes, limits from 3 to 11 tokens so rows finish at different decode steps; 3
     turns, each appending tool-result tokens. On 5 rows each episode keeps its row and later

@@ -166,19 +166,24 @@ def test_replay_in_process_matches_generation(dataset):
     assert all(r.errors == 0 and r.mismatches == 0 for r in asyncio.run(go()))
 
 
-def test_500_kept_examples_over_all_servers_replay_on_fresh_stdio_processes(
+# Rows the all-servers replay checks: the acceptance size is 500 (PROVE_SYNTH_REPLAY_ALL=500
+# make test); the suite's slice, 200, still covers all 20 servers (~60 s less on 2 cores).
+REPLAY_ALL = int(os.environ.get("PROVE_SYNTH_REPLAY_ALL", "200"))
+
+
+def test_kept_examples_over_all_servers_replay_on_fresh_stdio_processes(
         tmp_path_factory, graph_cache):
-    """The acceptance size: 500 kept rows over all 20 servers (default knobs) replayed as
-    stored on new server processes over stdio."""
+    """Kept rows over all 20 servers (default knobs) replayed as stored on new server
+    processes over stdio."""
     from servers.registry import available
     from tests.synthesis.common import config, run
 
     out = tmp_path_factory.mktemp("synth_all")
-    # Blocks of 25 go round-robin over the servers: 28 blocks cover all 20.
-    data = run(config(out, graph_cache, num_examples=700, servers=tuple(available()),
-                      context_refresh_k=25))
+    # Blocks go round-robin over the servers: 28 blocks cover all 20.
+    data = run(config(out, graph_cache, num_examples=REPLAY_ALL * 7 // 5,
+                      servers=tuple(available()), context_refresh_k=REPLAY_ALL // 20))
     rows = _rows(data)
     assert len({s for r in rows for s in r["servers"]}) == len(available()) == 20
-    report = asyncio.run(revalidate(rows, 500, seed=0, transport="stdio"))
-    assert report["checked"] == 500, report
+    report = asyncio.run(revalidate(rows, REPLAY_ALL, seed=0, transport="stdio"))
+    assert report["checked"] == REPLAY_ALL, report
     assert report["errors"] == 0 and report["passed"], report
