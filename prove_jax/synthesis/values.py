@@ -230,7 +230,7 @@ class ValueFiller:
         own = (node.name, arg) in TOOL_TEXT  # the tool's own bank beats what others wrote
         if pooled and (node.read_only or (not own and rng.random() < 0.3)):
             return Filled(rng.choice(pooled), "context")
-        current = _current_label(filled) if arg in ("title", "name") and \
+        current = _current_label(filled, arg) if arg in ("title", "name") and \
             node.name.startswith(("update_", "edit_", "rename_")) else None
         if current is not None:  # an edit of the record's own title, not a stranger's
             kind, old = current
@@ -379,11 +379,12 @@ def _label(f: Filled) -> str | None:
     return label[1] if label else None
 
 
-def _current_label(filled: dict[str, Filled]) -> tuple[str, str] | None:
-    """(kind, title) of the record a call edits, where an argument already names it."""
+def _current_label(filled: dict[str, Filled], arg: str) -> tuple[str, str] | None:
+    """(kind, title) of the record a call edits, where an argument already names it and its
+    name is in `arg` (a contact's `title` is a job title, not an edit of 'Rafael Costa')."""
     for f in filled.values():
         fields = _record(f)
         label = label_of(fields) if fields is not None else None
-        if label is not None and label[0] in ("title", "name"):
+        if label is not None and label[0] == arg:
             return f.kind, label[1]
     return None

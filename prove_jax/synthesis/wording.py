@@ -272,8 +272,10 @@ _VIA_FORMS = {
     ("hotel", "reservation"): "the hotel {o} is at",
     ("payment method", "reservation"): "the payment method {o} was paid with",
     ("payment method", "order"): "the payment method {o} was paid with",
-    ("place", "restaurant"): "the map entry for {o}", ("place", "hotel"): "the map entry for {o}",
-    ("place", "store"): "the map entry for {o}", ("place", "reservation"): "the map entry for {o}",
+    # a place a restaurant, hotel or store is: people say the venue ("drive to that
+    # restaurant"), not "the map entry for that restaurant"
+    ("place", "restaurant"): "{o}", ("place", "hotel"): "{o}", ("place", "store"): "{o}",
+    ("place", "reservation"): "the hotel {o} is at",
     ("home", "device"): "the home {o} is in", ("room", "device"): "the room {o} is in",
     ("device", "automation"): "the device {o} controls",
     ("scene", "automation"): "the scene {o} runs",

@@ -42,12 +42,17 @@ def test_a_new_title_is_an_edit_of_the_old_one():
 
     desk = Entity("listing", "lst_aaaaa2", "listing_id", {"listing_id": "lst_aaaaa2",
                                                           "title": "Standing desk"})
-    assert _current_label({"listing_id": Filled("lst_aaaaa2", "context", "listing", desk)}) \
-        == ("listing", "Standing desk")
+    assert _current_label({"listing_id": Filled("lst_aaaaa2", "context", "listing", desk)},
+                          "title") == ("listing", "Standing desk")
     offer = {"offer_id": "off_aaaaa2", "listing_id": "lst_aaaaa2", "title": "My offer"}
     # an id taken from a record that points at it: that record's title is not the listing's
     assert _current_label({"listing_id": Filled("lst_aaaaa2", "derived", "listing",
-                                                element=offer)}) is None
+                                                element=offer)}, "title") is None
+    # a contact's title is a job title: no edit of their name ('Rafael Costa (updated)')
+    rafael = Entity("contact", "p_aaaaa2", "contact_id", {"contact_id": "p_aaaaa2",
+                                                          "name": "Rafael Costa"})
+    assert _current_label({"contact_id": Filled("p_aaaaa2", "context", "contact", rafael)},
+                          "title") is None
 
 
 def test_every_budget_category_has_merchants_that_fit_it():

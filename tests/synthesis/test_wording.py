@@ -103,6 +103,8 @@ def test_a_record_named_through_another_says_how_they_are_linked():
     assert via_phrase("device", "automation", "the automation 'Coffee ready'") == \
         "the device the automation 'Coffee ready' controls"
     assert via_phrase("seller", "listing", "that listing") == "the seller of that listing"
+    # a venue's place on the map is the venue itself
+    assert via_phrase("place", "restaurant", "that restaurant") == "that restaurant"
 
 
 def test_a_date_or_a_local_time_is_given_in_words_and_an_offset_stays_exact():

@@ -43,6 +43,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "tell me when I'm free for {duration_minutes} minutes on {date}",
         "look for an opening of {duration_minutes} minutes on {date}"
         "[ when {attendees} are free too]",
+        # the length in an optional part: a clarification that leaves it open still has
+        # words ("find me a free slot on June 23"), not the tool's own description
+        "find me a free slot on {date}[ of {duration_minutes} minutes]",
     ),
     "get_event": (
         "show me the details of {event_id}",

@@ -58,7 +58,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "get_energy_usage": (
         "tell me how much electricity {home_id} used[ over the last {days} days]",
-        "show me the energy usage and cost of {home_id}[ for {device_id}]",
+        "show me the energy usage and cost of {home_id}[ for {device_id}]"
+        "[ over the last {days} days]",
         "check the power consumption in {home_id}[ just for {device_id}]"
         "[ over the past {days} days]",
         "tell me which devices used the most energy in {home_id}",

@@ -64,7 +64,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "put in an order to {side} {quantity} shares of {symbol}[ as a {order_type} order]",
         "submit an order to {side} {quantity} shares of {symbol}[ as a {order_type} order]"
         "[ with time in force {time_in_force}]",
-        "trade {quantity} shares of {symbol}[ on the {side} side]"
+        "put in a {side} order for {quantity} shares of {symbol}"
         "[ with a limit price of {limit_price}]",
         "place a {side} order for[ {quantity} shares of] {symbol}",
     ),
