@@ -33,10 +33,11 @@ def _sure_test_block(cfg: SynthConfig) -> int:
     """One block the run holds out whatever the draws, among the blocks the kept examples
     alone fill: each block is held out with probability test_frac, which a small run (a
     400-row run has 10 blocks: none held out at 60% of seeds, at 0.05) can miss entirely.
-    -1 (none) where the run asks for less than half a block (a 40-row run is one block: it
-    would all be test)."""
+    -1 (none) for a one-block run (a 40-row run: it would all be test). Every run of two
+    blocks or more holds one out (a 150-row run held out none while this asked for half a
+    block's worth of test_frac)."""
     blocks = -(-cfg.num_examples // cfg.context_refresh_k)
-    if cfg.test_frac <= 0 or blocks * cfg.test_frac < 0.5:
+    if cfg.test_frac <= 0 or blocks < 2:
         return -1
     return derive_seed(cfg.seed, "sure-test-block") % blocks
 

@@ -177,9 +177,11 @@ def test_a_small_run_always_holds_out_a_world():
     from prove_jax.synthesis.settings import SynthConfig
 
     for seed in range(40):
-        cfg = SynthConfig(num_examples=400, seed=seed, test_frac=0.05, context_refresh_k=40)
-        splits = {block_of(i, cfg, ["payments"])[3] for i in range(0, 400, 40)}
-        assert "test" in splits and "train" in splits, seed
+        for rows in (150, 400):  # 150 rows (4 blocks) held out none before 218ea9b
+            cfg = SynthConfig(num_examples=rows, seed=seed, test_frac=0.05,
+                              context_refresh_k=40)
+            splits = {block_of(i, cfg, ["payments"])[3] for i in range(0, rows, 40)}
+            assert "test" in splits and "train" in splits, (seed, rows)
     never = SynthConfig(num_examples=400, seed=0, test_frac=0.0, context_refresh_k=40)
     assert {block_of(i, never, ["payments"])[3] for i in range(0, 4000, 40)} == {"train"}
     # a one-block run is not forced to be all test: its block is drawn as before
