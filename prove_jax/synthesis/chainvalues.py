@@ -65,6 +65,7 @@ def named_instead(filled: dict[str, Filled], steps: list[StepRecord], ctx: Conte
             renamed.append(arg)
     return renamed
 
+
 def internal_id(f: Filled) -> bool:
     """A value the user would have to state that is a server's internal id: no look-up
     found the entity by its name, so the request would quote 'acc_k7qm2x'. One other

@@ -235,6 +235,10 @@ async def load_or_build(tools: Mapping[str, Sequence[dict]], cache_dir: str | os
 # order id of one service in another service's order tool is a name collision, not a flow.
 SHARED_KINDS = frozenset(("@email", "@phone", "contact", "person", "member", "participant",
                           "attendee", "company", "place", "meeting"))
+# Of those, the values good on every server as they are: addresses, and the world's places (a
+# place found on maps is a destination in the car: servers/vehicle/data.py). Ids of the
+# others cross only where the other server knows them (its records are its own).
+WORLD_WIDE = frozenset(("@email", "@phone", "place"))
 
 
 def coherent(graph: ToolGraph, e: Edge) -> bool:

@@ -27,8 +27,8 @@ def _domain(filled: Mapping[str, Filled], ctx: Context) -> str | None:
     """The employer's name as a domain, else the world's most common one."""
     for f in filled.values():
         label = f.entity.label if f.entity is not None else None
-        if f.kind in ("account", "company") and label and _as_domain(label[1]):
-            return _as_domain(label[1])
+        if f.kind in ("account", "company") and label and (domain := _as_domain(label[1])):
+            return domain
     seen = [v.rsplit("@", 1)[1] for v in ctx.by_name.get("email", [])
             if isinstance(v, str) and "@" in v]
     return max(sorted(set(seen)), key=seen.count) if seen else None

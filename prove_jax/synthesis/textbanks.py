@@ -175,12 +175,12 @@ EDITS: dict[str, tuple[str, ...]] = {
     "": ("{t} (updated)", "{t} 2", "New {t}"),
 }
 
-# Where a person spends in each budget category (by the category's name): an expense's
-# merchant is drawn for its category, so a pharmacy is never filed as Fitness
 # A company's legal form: no word to search by ("the ticker for 'Ltd'") and no part of its
 # web domain ("RedTextiles GmbH" -> redtextiles.com)
 LEGAL_FORMS = frozenset(("ltd", "inc", "llc", "plc", "corp", "gmbh", "co", "sa", "ag"))
 
+# Where a person spends in each budget category (by the category's name): an expense's
+# merchant is drawn for its category, so a pharmacy is never filed as Fitness
 MERCHANTS: dict[str, tuple[str, ...]] = {
     "Groceries": ("Green Grocer", "FreshMart", "Corner Grocer"),
     "Dining Out": ("Corner Bakery", "Trattoria Verde", "Noodle Bar 88"),

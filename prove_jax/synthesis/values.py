@@ -22,7 +22,7 @@ from prove_jax.synthesis.generators import (
     gen_number,
     gen_text,
 )
-from prove_jax.synthesis.graph import ToolGraph, ToolNode
+from prove_jax.synthesis.graph import WORLD_WIDE, ToolGraph, ToolNode
 from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.newperson import own_email
 from prove_jax.synthesis.records import Filled, StepRecord
@@ -35,10 +35,6 @@ from prove_jax.synthesis.schemas import (
     schema_types,
 )
 from prove_jax.synthesis.textbanks import EDITS, LEGAL_FORMS, MERCHANTS
-
-# kinds of value good on any server of a world: addresses, and the world's places (a place
-# found on maps is a destination in the car: servers/vehicle/data.py)
-WORLD_WIDE = ("@email", "@phone", "place")
 
 __all__ = ["ValueFiller", "extract"]
 
