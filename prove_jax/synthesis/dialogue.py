@@ -39,6 +39,7 @@ class ArgSpec:
     label_field: str | None = None  # id / entity: the field `label` comes from ("last4")
     owned: bool | None = None  # entity: the record says whether it is the user's (is_mine)
     made: bool = False  # back: the record came from a write ("the order you just placed")
+    choice: bool = False  # literal: an enum value the offered schema lists (said in words)
 
 
 @dataclass
@@ -129,7 +130,7 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
         label = f.entity.label or (None, None)
         return ArgSpec(arg, f.value, "id", f.kind, label[1], entity_id=f.entity.key,
                        label_field=label[0])
-    return ArgSpec(arg, f.value, "literal", f.kind)
+    return ArgSpec(arg, f.value, "literal", f.kind, choice=f.source == "enum")
 
 
 def step_spec(step: StepRecord, steps: list[StepRecord], withheld: str | None = None
@@ -254,7 +255,8 @@ def _turns(parts: list[list[int]], steps: list[StepRecord], gap: tuple[int, str]
         if gap is not None and p == gap_part:
             step, arg = gap
             f = steps[step].filled[arg]
-            supply = ArgSpec(arg, f.value, "literal", f.kind) if f.user_sourced \
+            supply = ArgSpec(arg, f.value, "literal", f.kind, choice=f.source == "enum") \
+                if f.user_sourced \
                 else arg_spec(arg, f, steps, step)  # an entity by its name
             turns.append(TurnSpec("supply", supply=supply, supply_step=step))
             for i in part:
@@ -281,7 +283,20 @@ def _with_lookups(parts: list[list[int]], steps: list[StepRecord]) -> list[list[
 
 def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
           rng: random.Random, services: list[str], today: str) -> Shaped | str:
-    """The dialogue around executed `steps`, or the reason it cannot be made."""
+    """The dialogue around executed `steps`, or the reason it cannot be made. Where the row
+    strips enums from the offered schemas, an enum value is said as its code: the words
+    alone ("suspicious activity") would leave the code to a guess."""
+    shaped = _shape(plan, steps, min_chain, max_turns, rng, services, today)
+    if plan.enum_strip and not isinstance(shaped, str):
+        for turn in shaped.spec.turns:
+            for a in [x for s in turn.steps for x in s.args] + [turn.supply]:
+                if a is not None:
+                    a.choice = False
+    return shaped
+
+
+def _shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
+           rng: random.Random, services: list[str], today: str) -> Shaped | str:
     chain_ids = [i for i, s in enumerate(steps) if not s.lookup]
     spec = DialogueSpec([], plan.persona, services, today, "normal")
     if plan.variant == "missing_function":

@@ -23,7 +23,7 @@ from prove_jax.synthesis.dialogue import ArgSpec, TurnSpec
 from prove_jax.synthesis.records import StepRecord
 from prove_jax.synthesis.resolution import records_of
 from prove_jax.synthesis.schemas import label_of
-from prove_jax.synthesis.wording import number, said_literal, when
+from prove_jax.synthesis.wording import number, said_literal, spoken_choice, when
 
 __all__ = ["spellings", "unresolved_text"]
 
@@ -32,8 +32,9 @@ _STOP = frozenset(("the", "and", "for", "with", "from", "my", "of", "to", "in", 
                    "a", "an", "your", "our", "new", "old"))
 
 
-def spellings(value: Any) -> set[str]:
-    """The ways a reader would accept `value` written (compared case-blind)."""
+def spellings(value: Any, choice: str | None = None) -> set[str]:
+    """The ways a reader would accept `value` written (compared case-blind); an enum value the
+    offered schema lists for the argument `choice` also in words."""
     if isinstance(value, bool) or value is None:
         return set()
     out = {said_literal(value).strip("'\""), str(value)}
@@ -41,12 +42,14 @@ def spellings(value: Any) -> set[str]:
         out |= {number(value), f"{value:.2f}" if isinstance(value, float) else str(value)}
     if isinstance(value, str) and (spoken := when(value)) is not None:
         out.add(spoken)
+    if choice and (words := spoken_choice(choice, value)) is not None:
+        out.add(words)
     return {s.lower() for s in out if s}
 
 
-def _stated(value: Any, text: str) -> bool:
+def _stated(value: Any, text: str, choice: str | None = None) -> bool:
     values = value if isinstance(value, list) else [value]
-    return all(any(s in text for s in spellings(v)) for v in values
+    return all(any(s in text for s in spellings(v, choice)) for v in values
                if not isinstance(v, bool))
 
 
@@ -68,7 +71,8 @@ def _named(a: ArgSpec, text: str, steps: list[StepRecord], at: int) -> bool:
 
 def _problem(a: ArgSpec, text: str, steps: list[StepRecord], at: int) -> str | None:
     if a.how in ("literal", "id"):
-        return None if _stated(a.value, text) else f"{a.arg}: {a.value!r} not stated"
+        said = _stated(a.value, text, a.arg if a.choice else None)
+        return None if said else f"{a.arg}: {a.value!r} not stated"
     if a.how == "entity":
         if not _named(a, text, steps, at):
             return f"{a.arg}: {a.label!r} not named"
@@ -79,7 +83,8 @@ def _problem(a: ArgSpec, text: str, steps: list[StepRecord], at: int) -> str | N
         return f"{a.arg}: {missing[0]} not stated" if missing else None
     if a.how in ("withheld", "vague") and not isinstance(a.value, bool):
         values = a.value if isinstance(a.value, list) else [a.value]
-        leaked = [v for v in values if any(len(s) > 2 and s in text for s in spellings(v))]
+        leaked = [v for v in values if any(len(s) > 2 and s in text
+                                           for s in spellings(v, a.arg))]
         return f"{a.arg}: withheld {leaked[0]!r} stated" if leaked else None
     return None
 

@@ -24,6 +24,7 @@ from prove_jax.synthesis.wording import (
     render_value,
     said,
     said_literal,
+    spoken_choice,
     via_phrase,
 )
 
@@ -92,6 +93,8 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how == "literal":
         if a.arg in BARE and isinstance(a.value, str):  # "add Priya Rivera", not "'Priya' 'Rivera'"
             return a.value
+        if a.choice and (words := spoken_choice(a.arg, a.value)) is not None:
+            return words  # "because suspicious activity", not "because 'suspicious_activity'"
         return said_literal(a.value)
     if a.how == "id":
         # "folder 'archive'", not "folder 'archive' (Archive)"

@@ -19,7 +19,7 @@ from typing import Any
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
 __all__ = ["ANSWER_NOUNS", "VAGUE", "bool_clause", "has_clause", "literal_clause", "number",
-           "qualify", "render_value", "said", "said_literal", "via_phrase", "when"]
+           "qualify", "render_value", "said", "said_literal", "spoken_choice", "via_phrase", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -81,6 +81,26 @@ def said_literal(value: Any) -> str:
 
 
 _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::00)?)?$")  # no offset
+
+_CODE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
+# a sort order's direction as a person says it: 'price_asc' -> "lowest price first"
+_ORDER_WORDS = {"asc": "lowest", "low": "lowest", "desc": "highest", "high": "highest"}
+_TIME_ORDER = {"date", "time", "created", "posted", "updated"}  # "newest first", not "highest"
+
+
+def spoken_choice(arg: str, value: Any) -> str | None:
+    """An enum code the offered schema lists, in words: reason 'suspicious_activity' ->
+    "suspicious activity", sort 'price_high' -> "highest price first" (None: not a code). The
+    assistant maps it back to the code from the schema's list; where the row strips enums from
+    the schema, the code is said as it is (dialogue.ArgSpec.choice stays False)."""
+    if not isinstance(value, str) or not _CODE.match(value):
+        return None
+    head, _, last = value.rpartition("_")
+    if ("sort" in arg or "order" in arg) and last in _ORDER_WORDS and "_" not in head:
+        if head in _TIME_ORDER:
+            return "oldest first" if _ORDER_WORDS[last] == "lowest" else "newest first"
+        return f"{_ORDER_WORDS[last]} {head} first"
+    return value.replace("_", " ")
 
 
 def _money(value: Any) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from prove_jax.synthesis.wording import when
+from prove_jax.synthesis.wording import spoken_choice, when
 from servers.core.ids import SEALED
 from servers.registry import load_domain
 from tests.synthesis.common import config, run
@@ -58,6 +58,20 @@ def test_enum_stripping(tmp_path, graph_cache):
     assert all('"enum"' not in json.dumps(r["tools"]) for r in rows)
     off = run(config(tmp_path / "off", graph_cache, num_examples=25, p_enum_strip=0.0))
     assert all(all(isinstance(t, str) for t in r["tools"]) for r in _rows(off))
+    # an enum code is said as it is where the schema hides the list, in words where it shows it
+    stripped, shown = _enum_codes(result), _enum_codes(off)
+    assert stripped and shown
+    assert all(f"'{code}'" in text for _, code, text in stripped)
+    assert all(f"'{code}'" not in text and spoken_choice(arg, code) in text
+               for arg, code, text in shown)
+
+
+def _enum_codes(result):
+    """(argument, enum code a truth step gives it, the user's turns) over a run's rows."""
+    texts = {r["id"]: " ".join(r["user_turns"]) for r in _rows(result)}
+    return [(arg, f.value, texts[c.plan.id]) for c in result.kept for s in c.steps
+            for arg, f in s.filled.items()
+            if f.source == "enum" and isinstance(f.value, str) and "_" in f.value]
 
 
 def test_unsatisfiable_gives_abstention(tmp_path, graph_cache):

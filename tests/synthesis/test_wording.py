@@ -10,6 +10,7 @@ from prove_jax.synthesis.wording import (
     literal_clause,
     qualify,
     said_literal,
+    spoken_choice,
     via_phrase,
     when,
 )
@@ -117,3 +118,19 @@ def test_a_date_or_a_local_time_is_given_in_words_and_an_offset_stays_exact():
                      ArgSpec("check_out", "2026-06-30", "literal")])
     text = step_phrase(stay, random.Random(0))
     assert "June 23" in text and "June 30" in text and "2026" not in text
+
+
+def test_an_enum_code_the_schema_lists_is_said_in_words():
+    rng = random.Random(0)
+    shown = ArgSpec("reason", "suspicious_activity", "literal", choice=True)
+    assert slot_text(shown, rng) == "suspicious activity"
+    hidden = ArgSpec("reason", "suspicious_activity", "literal")  # stripped: the code itself
+    assert slot_text(hidden, rng) == "'suspicious_activity'"
+    assert spoken_choice("sort", "price_asc") == "lowest price first"
+    assert spoken_choice("sort_by", "price_high") == "highest price first"
+    assert spoken_choice("order", "date_desc") == "newest first"
+    assert spoken_choice("condition", "like_new") == "like new"  # not a sort order
+    assert spoken_choice("reason", "defective_or_not_as_described") == \
+        "defective or not as described"
+    assert spoken_choice("account", "Checking") is None
+    assert spoken_choice("decision", "decline") is None and spoken_choice("limit", 3) is None
