@@ -36,7 +36,7 @@ VERBS = frozenset((
     "undo", "unfollow", "unfreeze", "unlike", "unlock", "unmute", "update", "upload", "view",
     "vote", "watch", "withdraw", "write"))
 SUPPLY = ("Sorry, I forgot: the {arg} is {value}.", "Oh right, use {value} for the {arg}.",
-          "The {arg} should be {value}.", "{value} for the {arg}, please.",
+          "The {arg} should be {value}.", "Make the {arg} {value}, please.",
           "Good question. The {arg} is {value}.")
 # A withheld value given back with its own link word: "Oh right, copying 'ana@x.com'."
 SUPPLY_CLAUSE = ("Oh right, {clause}.", "Ah, {clause}, please.", "Good question: {clause}.",

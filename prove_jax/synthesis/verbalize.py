@@ -295,13 +295,13 @@ class TemplateVerbalizer:
             arg, value = turn.supply.arg, turn.supply.value
             if isinstance(value, bool):
                 return rng.choice(P.SUPPLY_CLAUSE).format(clause=bool_clause(arg, value))
+            text = slot_text(turn.supply, rng)  # as a request says it: "buy", "June 23"
             if arg in ANSWER_NOUNS:  # "the message is 'Hi'"
-                return rng.choice(P.SUPPLY).format(arg=ANSWER_NOUNS[arg],
-                                                   value=said_literal(value))
+                return rng.choice(P.SUPPLY).format(arg=ANSWER_NOUNS[arg], value=text)
             if has_clause(arg):  # "Oh right, copying 'ana@x.com'", not "the cc is ..."
                 return rng.choice(P.SUPPLY_CLAUSE).format(
-                    clause=literal_clause(arg, said_literal(value), rng))
-            return rng.choice(P.SUPPLY).format(arg=humanize(arg), value=said_literal(value))
+                    clause=literal_clause(arg, text, rng))
+            return rng.choice(P.SUPPLY).format(arg=humanize(arg), value=text)
         if turn.role == "insist":  # never the same insistence twice in a conversation
             asked = sum(x.role == "insist" for x in spec.turns[:t])
             return P.INSIST[(spec.persona + asked) % len(P.INSIST)]

@@ -83,16 +83,20 @@ def said_literal(value: Any) -> str:
 _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::00)?)?$")  # no offset
 
 _CODE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
+_WORD = re.compile(r"^[a-z]{3,}$")
 # a sort order's direction as a person says it: 'price_asc' -> "lowest price first"
 _ORDER_WORDS = {"asc": "lowest", "low": "lowest", "desc": "highest", "high": "highest"}
 _TIME_ORDER = {"date", "time", "created", "posted", "updated"}  # "newest first", not "highest"
 
 
 def spoken_choice(arg: str, value: Any) -> str | None:
-    """An enum code the offered schema lists, in words: reason 'suspicious_activity' ->
-    "suspicious activity", sort 'price_high' -> "highest price first" (None: not a code). The
+    """An enum value the offered schema lists, in words: reason 'suspicious_activity' ->
+    "suspicious activity", sort 'price_high' -> "highest price first", side 'buy' -> "buy"
+    unquoted (None: not a lower-case code). The
     assistant maps it back to the code from the schema's list; where the row strips enums from
     the schema, the code is said as it is (dialogue.ArgSpec.choice stays False)."""
+    if isinstance(value, str) and _WORD.match(value):
+        return value  # "on the buy side", "giving the reason fraud": a word, not a quote
     if not isinstance(value, str) or not _CODE.match(value):
         return None
     head, _, last = value.rpartition("_")
@@ -306,6 +310,8 @@ _VIA_FORMS = {
     ("meeting", "recording"): "the meeting recorded in {o}",
     ("issue", "link"): "the issue {o} points to",
     ("list", "saved place"): "the list {o} is on",
+    # a CRM record's owner is the rep it is assigned to: "owned by whoever owns the deal 'X'"
+    **{("owner", k): "whoever owns {o}" for k in ("account", "contact", "deal", "lead")},
 }
 
 

@@ -190,6 +190,15 @@ def test_a_supplied_value_is_said_with_its_link_word_not_its_field_name():
     spec.turns = [TurnSpec("supply", supply=late)]
     said = TemplateVerbalizer().turn(spec, 0, random.Random(0))
     assert "even if it overlaps something" in said and "allow overlap" not in said
+    # a supplied enum value reads as the request would say it: words where the schema lists it
+    for choice, words in ((True, "buy side"), (False, "'buy' side")):
+        spec.turns = [TurnSpec("supply", supply=ArgSpec("side", "buy", "literal", choice=choice))]
+        texts = {TemplateVerbalizer().turn(spec, 0, random.Random(s)) for s in range(6)}
+        assert all(words in t for t in texts), texts
+    reason = ArgSpec("reason", "suspicious_activity", "literal", choice=True)
+    spec.turns = [TurnSpec("supply", supply=reason)]
+    texts = {TemplateVerbalizer().turn(spec, 0, random.Random(s)) for s in range(6)}
+    assert all("suspicious activity" in t and "_" not in t for t in texts), texts
 
 
 def test_a_hidden_tools_records_are_called_by_their_names():

@@ -106,6 +106,8 @@ def test_a_record_named_through_another_says_how_they_are_linked():
     assert via_phrase("seller", "listing", "that listing") == "the seller of that listing"
     # a venue's place on the map is the venue itself
     assert via_phrase("place", "restaurant", "that restaurant") == "that restaurant"
+    # a rep, not a person the record is about: "owned by whoever owns the deal 'X'"
+    assert via_phrase("owner", "deal", "the deal 'API tier'") == "whoever owns the deal 'API tier'"
 
 
 def test_a_date_or_a_local_time_is_given_in_words_and_an_offset_stays_exact():
@@ -132,5 +134,6 @@ def test_an_enum_code_the_schema_lists_is_said_in_words():
     assert spoken_choice("condition", "like_new") == "like new"  # not a sort order
     assert spoken_choice("reason", "defective_or_not_as_described") == \
         "defective or not as described"
-    assert spoken_choice("account", "Checking") is None
-    assert spoken_choice("decision", "decline") is None and spoken_choice("limit", 3) is None
+    assert spoken_choice("side", "buy") == "buy"  # "on the buy side", not "the 'buy' side"
+    assert spoken_choice("account", "Checking") is None and spoken_choice("unit", "kg") is None
+    assert spoken_choice("currency", "USD") is None and spoken_choice("limit", 3) is None

@@ -11,7 +11,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "get_listing": (
         "show me the details of {listing_id}",
-        "look up {listing_id} and tell me who's selling it",
+        "pull up {listing_id} and tell me its price and condition",
         "tell me the description and status of {listing_id}",
     ),
     "get_seller_profile": (
