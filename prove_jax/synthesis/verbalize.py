@@ -23,6 +23,7 @@ from prove_jax.synthesis.wording import (
     qualify,
     render_value,
     said,
+    said_amount,
     said_literal,
     spoken_choice,
     via_phrase,
@@ -43,6 +44,9 @@ def _noun(a: ArgSpec) -> str:
     argument's name without its `_id`."""
     if a.kind and not a.kind.startswith("@"):
         return kind_noun(a.kind)
+    if a.kind in ("@path", None) and isinstance(a.value, str) and a.value.startswith("/"):
+        # "that same folder", not "that same destination" / "the path you just found"
+        return "file" if "." in a.value.rstrip("/").rsplit("/", 1)[-1] else "folder"
     if a.kind in _VALUE_NOUNS:
         return _VALUE_NOUNS[a.kind]
     base = a.arg[:-4] if a.arg.endswith("_ids") else a.arg[:-3] if a.arg.endswith("_id") \
@@ -93,6 +97,8 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how == "literal":
         if a.arg in BARE and isinstance(a.value, str):  # "add Priya Rivera", not "'Priya' 'Rivera'"
             return a.value
+        if (amount := said_amount(a.arg, a.value)) is not None:
+            return amount  # "71.70", with its cents
         if a.choice and (words := spoken_choice(a.arg, a.value)) is not None:
             return words  # "because suspicious activity", not "because 'suspicious_activity'"
         return said_literal(a.value)
@@ -140,18 +146,20 @@ def _some(noun: str, many: bool) -> str:
     return f"{'an' if vowel else 'a'} {noun}"
 
 
-def render_arg(a: ArgSpec, rng: random.Random) -> str | None:
+def render_arg(a: ArgSpec, rng: random.Random, extra: bool = False) -> str | None:
     """One stated value as a clause of its own ("the amount set to 25", "the account 'X'"):
-    for arguments a phrasing has no slot for, and for the generic wording."""
+    for arguments a phrasing has no slot for, and for the generic wording. An `extra` record
+    beside a phrasing's own says what it is for ("..., for the deal 'X'"), not a bare name."""
     text = slot_text(a, rng) if a.how not in ("withheld", "vague") else None
     if text is None:
         return None
     if a.how != "literal":  # a reference: its role says where it goes ("to the account 'X'")
-        role = _ROLES.get(a.arg.split("_", 1)[0]) or _CONTAINERS.get(a.via or a.kind or "")
+        role = _ROLES.get(a.arg.split("_", 1)[0]) or _CONTAINERS.get(a.via or a.kind or "") \
+            or ("for" if extra else None)
         return f"{role} {text}" if role else text
     if isinstance(a.value, bool):  # "replacing what is there", "with auto record on"
         return bool_clause(a.arg, a.value)
-    return literal_clause(a.arg, text, rng)
+    return literal_clause(a.arg, text, rng, a.value)
 
 
 # a record that holds others (or a person), where a phrasing has no slot for it: "..., in the
@@ -250,9 +258,11 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
         text = fill(way, texts)
         if text is None:
             continue
+        if _WHEN.search(way) and _DATED.search(text):
+            continue  # "tell me when the meeting starting on June 19 ... is" answers itself
         used = kept_slots(way, texts)
         rest = [r for a in step.args if a.arg not in used
-                and (r := render_arg(a, rng)) is not None]
+                and (r := render_arg(a, rng, extra=True)) is not None]
         if rest and not slots(way):  # "show me my own profile" says no one else's
             continue
         if rest:  # after a comma: in brackets "(cuisine 'spanish')" read as a form's fields
@@ -263,6 +273,11 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
     if not args:
         return head
     return _one_of(f"{head}, {_join(args)}")  # after a comma, as the extras above
+
+
+_WHEN = re.compile(r"\bwhen\b")
+_DATED = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|"
+                    r"October|November|December) \d")
 
 
 def _join(items: list[str]) -> str:
@@ -298,9 +313,9 @@ class TemplateVerbalizer:
             text = slot_text(turn.supply, rng)  # as a request says it: "buy", "June 23"
             if arg in ANSWER_NOUNS:  # "the message is 'Hi'"
                 return rng.choice(P.SUPPLY).format(arg=ANSWER_NOUNS[arg], value=text)
-            if has_clause(arg):  # "Oh right, copying 'ana@x.com'", not "the cc is ..."
+            if has_clause(arg, value):  # "Oh right, copying 'ana@x.com'", not "the cc is ..."
                 return rng.choice(P.SUPPLY_CLAUSE).format(
-                    clause=literal_clause(arg, text, rng))
+                    clause=literal_clause(arg, text, rng, value))
             return rng.choice(P.SUPPLY).format(arg=humanize(arg), value=text)
         if turn.role == "insist":  # never the same insistence twice in a conversation
             asked = sum(x.role == "insist" for x in spec.turns[:t])

@@ -19,7 +19,8 @@ from typing import Any
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
 __all__ = ["ANSWER_NOUNS", "VAGUE", "bool_clause", "has_clause", "literal_clause", "number",
-           "qualify", "render_value", "said", "said_literal", "spoken_choice", "via_phrase", "when"]
+           "qualify", "render_value", "said", "said_amount", "said_literal", "spoken_choice",
+           "via_phrase", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -77,10 +78,22 @@ def said_literal(value: Any) -> str:
     A time with an offset stays literal: the words would drop it."""
     if isinstance(value, str) and _LOCAL.match(value) and (spoken := when(value)) is not None:
         return spoken
+    if isinstance(value, str) and (m := _CLOCK.match(value)) and int(m.group(1)) < 24:
+        hour = int(m.group(1))  # '19:38' -> "7:38 pm", as a person says a time of day
+        return f"{hour % 12 or 12}:{m.group(2)} {'am' if hour < 12 else 'pm'}"
     return said(value)
 
 
+def said_amount(arg: str, value: Any) -> str | None:
+    """A sum of money with its cents ("71.70", not "71.7"); None when `arg` is no amount."""
+    if isinstance(value, float) and not value.is_integer() and _MONEY_ARG.search(arg):
+        return f"{value:.2f}"
+    return None
+
+
 _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::00)?)?$")  # no offset
+_CLOCK = re.compile(r"^(\d{2}):([0-5]\d)$")
+_MONEY_ARG = re.compile(r"amount|price|limit|budget|cost|total|fee|balance|salary|revenue")
 
 _CODE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
 _WORD = re.compile(r"^[a-z]{3,}$")
@@ -260,15 +273,29 @@ VAGUE = {"source": "a file", "path": "a file", "other_path": "another file",
          "query": "something", "content": "something", "new_name": "something else"}
 
 
-def has_clause(arg: str) -> bool:
+def has_clause(arg: str, value: Any = None) -> bool:
     """Whether `literal_clause` words `arg` with a link word of its own (not "with the X")."""
-    return arg in _LITERAL_FORMS
+    return _forms(arg, value) is not None
 
 
-def literal_clause(arg: str, text: str, rng: random.Random) -> str:
+def _forms(arg: str, value: Any) -> tuple[str, ...] | None:
+    if arg == "limit" and isinstance(value, float):  # a budget's limit, not a page size
+        return None
+    if arg in _LITERAL_FORMS:
+        return _LITERAL_FORMS[arg]
+    head, _, end = arg.rpartition("_")  # a range's bound: "whose close date is on or before"
+    if head and end in ("from", "to"):
+        dated = isinstance(value, str) and _ISO.match(value) is not None
+        bound = {("from", True): "on or after", ("to", True): "on or before",
+                 ("from", False): "at least", ("to", False): "at most"}[end, dated]
+        return (f"whose {humanize(head)} is {bound} {{v}}",)
+    return None
+
+
+def literal_clause(arg: str, text: str, rng: random.Random, value: Any = None) -> str:
     """A stated value as a clause that carries its own link word ("sorted by 'newest'",
     "with the priority 'high'"), so it reads after a comma or in brackets."""
-    forms = _LITERAL_FORMS.get(arg)
+    forms = _forms(arg, value)
     if forms:
         return rng.choice(forms).format(v=text)
     return f"with the {humanize(arg)} {text}"  # a bare "cuisine 'spanish'" reads as a form

@@ -4,11 +4,13 @@ fields with their own preposition, no "whose sent at is '2026-...'" and no "X as
 import random
 
 from prove_jax.synthesis.dialogue import ArgSpec, StepSpec
-from prove_jax.synthesis.verbalize import slot_text, step_phrase
+from prove_jax.synthesis.verbalize import render_arg, slot_text, step_phrase
 from prove_jax.synthesis.wording import (
     bool_clause,
+    has_clause,
     literal_clause,
     qualify,
+    said_amount,
     said_literal,
     spoken_choice,
     via_phrase,
@@ -137,3 +139,41 @@ def test_an_enum_code_the_schema_lists_is_said_in_words():
     assert spoken_choice("side", "buy") == "buy"  # "on the buy side", not "the 'buy' side"
     assert spoken_choice("account", "Checking") is None and spoken_choice("unit", "kg") is None
     assert spoken_choice("currency", "USD") is None and spoken_choice("limit", 3) is None
+
+
+def test_times_of_day_and_sums_read_as_a_person_says_them():
+    assert said_literal("19:38") == "7:38 pm" and said_literal("00:05") == "12:05 am"
+    assert said_literal("25:10") == "'25:10'"  # no time of day: said as it is
+    assert said_amount("amount", 71.7) == "71.70" and said_amount("max_price", 9.5) == "9.50"
+    assert said_amount("amount", 60.0) is None and said_amount("quantity", 2.5) is None
+    # a budget's limit is a sum, not a page size: no "at most 75 of them"
+    assert not has_clause("limit", 75.0) and has_clause("limit", 10)
+    assert literal_clause("limit", "75", random.Random(0), 75.0) == "with the limit 75"
+    # a range's bound says which side it is on, not "with the close date to May 17"
+    assert literal_clause("close_date_to", "May 17", random.Random(0), "2026-05-17") == \
+        "whose close date is on or before May 17"
+    assert literal_clause("amount_from", "20", random.Random(0), 20) == \
+        "whose amount is at least 20"
+
+
+def test_a_path_is_a_file_or_a_folder_and_an_extra_record_says_what_it_is_for():
+    rng = random.Random(0)
+    folder = ArgSpec("destination", "/home/u/reports", "back")
+    assert all("folder" in slot_text(folder, random.Random(s)) for s in range(8))
+    file = ArgSpec("path", "/home/u/notes/q2.md", "back", "@path")
+    assert all("file" in slot_text(file, random.Random(s)) for s in range(8))
+    deal = ArgSpec("deal_id", "dl_1", "entity", "deal", "Support renewal", label_field="name")
+    assert render_arg(deal, rng, extra=True).startswith("for ")  # not a dangling ", the deal"
+
+
+def test_a_step_never_asks_what_its_own_words_already_say():
+    meeting = ArgSpec("meeting_id", "mtg_1", "selector", "meeting",
+                      pairs=[("topic", "Sprint planning"), ("start", "2026-06-19T10:00")])
+    ask = StepSpec("get_meeting", "video_meeting", "Get a meeting.", True, [meeting])
+    texts = {step_phrase(ask, random.Random(s), questions=True) for s in range(40)}
+    assert all("when" not in t for t in texts) and len(texts) > 1
+    # "reschedule" only with the new start: the old one beside it would read as the new
+    agenda = ArgSpec("agenda", "Review the Q3 numbers.", "literal")
+    change = StepSpec("update_meeting", "video_meeting", "Update a meeting.", False,
+                      [meeting, agenda])
+    assert all("reschedule" not in step_phrase(change, random.Random(s)) for s in range(40))

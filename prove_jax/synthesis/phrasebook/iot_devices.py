@@ -131,7 +131,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "set the volume of {device_id} to {volume}",
         "set the music on {device_id} to {playback}[ and the volume to {volume}]",
         "change {device_id}[ to volume {volume}][ and {playback} playback]",
-        "adjust {device_id}: playback {playback}[, volume {volume}]",
+        "set {device_id} to {playback}[ at volume {volume}]",
     ),
     "set_thermostat": (
         "set {device_id} to {target_temperature_c} degrees[ in {mode} mode]",

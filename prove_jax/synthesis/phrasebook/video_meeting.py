@@ -63,7 +63,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "move {meeting_id} to {start}[ and make it {duration_minutes} minutes]",
         "rename {meeting_id} to {topic}",
         "change {meeting_id}[ so it lasts {duration_minutes} minutes][ with the agenda {agenda}]",
-        "reschedule {meeting_id}[ to {start}]",
+        "reschedule {meeting_id} to {start}",
         "update the agenda of {meeting_id} to {agenda}",
     ),
 }
