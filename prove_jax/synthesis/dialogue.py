@@ -374,13 +374,18 @@ def _shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
 
 
 def foreign_spec(node: ToolNode, filled: dict[str, Filled] | None) -> StepSpec:
-    """What an unsatisfiable request asks for: a foreign tool's intent, values only where the
-    user could give them (no ids of this task's world)."""
+    """What an unsatisfiable request asks for: a foreign tool's intent, records by their names
+    in the foreign server's world, values where the user could give them, never an id."""
     args = []
     for arg in node.required:
         f = (filled or {}).get(arg)
-        if f is None or f.kind is not None:
+        label = f.entity.label if f is not None and f.entity is not None else None
+        if f is not None and f.kind and not f.kind.startswith("@") and label and label[1]:
+            args.append(ArgSpec(arg, f.value, "entity", f.kind, label[1], label_field=label[0],
+                                entity_id=f.entity.key))
+        elif f is None or f.kind is not None:
             args.append(ArgSpec(arg, None, "vague", f.kind if f else None))
         else:
-            args.append(ArgSpec(arg, f.value, "literal"))
+            # no schema is offered for it: an enum value in words, as a person knows it
+            args.append(ArgSpec(arg, f.value, "literal", choice=f.source == "enum"))
     return StepSpec(node.name, node.server, node.description, node.read_only, args)

@@ -9,7 +9,6 @@ from typing import Any, Protocol
 
 from prove_jax.synthesis import phrases
 from prove_jax.synthesis.alternatives import select_alternatives
-from prove_jax.synthesis.context import Context
 from prove_jax.synthesis.dialogue import (
     DialogueSpec,
     Shaped,
@@ -116,11 +115,14 @@ async def _unsatisfiable(eng: Engine, plan: Plan, rng: random.Random) -> Shaped:
     intended = []
     for key in plan.foreign:
         node = eng.graph.nodes[key]
-        empty = {node.server: Context(node.server, plan.world_seed)}
+        # the records asked about come from the foreign server's own world, so the user names
+        # them as a person would ("my expense at Metro Transit", not "an expense"); that
+        # server is not in the episode, so nothing of it is callable
+        ctx = await eng.contexts.get(node.server, plan.world_seed)
         filled = {}
         for arg in node.required:
-            value = eng.filler._one(node, arg, node.properties.get(arg, {}), [], empty,
-                                    empty[node.server], rng, frozenset(), filled, False)
+            value = eng.filler._one(node, arg, node.properties.get(arg, {}), [],
+                                    {node.server: ctx}, ctx, rng, frozenset(), filled, False)
             if value is not None:
                 filled[arg] = value
         specs.append(foreign_spec(node, filled))

@@ -47,10 +47,14 @@ def _noun(a: ArgSpec) -> str:
     if a.kind in ("@path", None) and isinstance(a.value, str) and a.value.startswith("/"):
         # "that same folder", not "that same destination" / "the path you just found"
         return "file" if "." in a.value.rstrip("/").rsplit("/", 1)[-1] else "folder"
+    if a.kind == "@path":  # one left open: "copy a file", not "copy a source"
+        return "file"
     if a.kind in _VALUE_NOUNS:
         return _VALUE_NOUNS[a.kind]
     base = a.arg[:-4] if a.arg.endswith("_ids") else a.arg[:-3] if a.arg.endswith("_id") \
         else a.arg
+    if base != a.arg:  # "a store", not "a from store": the role is said by its link word
+        base = re.sub(r"^(?:from|to|source|target|destination|new|old|parent)_", "", base)
     return humanize(base)
 
 

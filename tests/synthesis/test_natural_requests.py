@@ -294,3 +294,21 @@ def test_a_record_no_slot_takes_says_its_link_word():
     assert said("payment_method_id", "payment_method", "Travel voucher") == \
         "paying with the payment method 'Travel voucher'"
     assert said("listing_id", "listing", "Oak desk") == "the listing 'Oak desk'"
+
+
+def test_an_unsatisfiable_request_names_its_records_as_the_foreign_world_knows_them():
+    from prove_jax.synthesis.context import Entity
+    from prove_jax.synthesis.dialogue import foreign_spec
+    from prove_jax.synthesis.records import Filled
+    from prove_jax.synthesis.verbalize import step_phrase
+    from tests.synthesis.toy import ITEMS, graph
+
+    node = graph().nodes["toy.archive_item"]
+    lamp = Entity("item", "i_1", "item_id", ITEMS[0])
+    named = foreign_spec(node, {"item_id": Filled("i_1", "context", "item", lamp),
+                                "note": Filled("moving out", "generated")})
+    texts = {step_phrase(named, random.Random(s)) for s in range(10)}
+    assert all("'Red lamp'" in t and "i_1" not in t for t in texts), texts
+    # with no record to name (none sampled), the request leaves it open, still without an id
+    open_ = foreign_spec(node, {"note": Filled("moving out", "generated")})
+    assert all("Red lamp" not in step_phrase(open_, random.Random(s)) for s in range(10))
