@@ -197,13 +197,17 @@ def _split(items: list[int], n: int, rng: random.Random) -> list[list[int]]:
     return parts
 
 
+# what a search looks for: nobody asks to "look up the contact" without saying whom
+SEARCH_TEXT = frozenset(("query", "q", "search", "keyword", "keywords", "pattern", "text_query"))
+
+
 def _gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:
     """Values a user must state and could forget: required by the tool (without an optional
     one, such as a `limit` or a filter, the call is still valid, so asking for it would be
     the wrong habit), not a yes/no flag, and either stated by the user or an entity the user
     names for a look-up of its own ("which payee?" - "Maya Wang"), not taken from an output."""
     required = set(step.node.required)
-    return [a for a, f in step.filled.items() if a in required
+    return [a for a, f in step.filled.items() if a in required and a not in SEARCH_TEXT
             and (f.user_sourced or _named_for_lookup(f, step, steps))
             and not isinstance(f.value, bool) and not _unheld_id(a, f)
             and "boolean" not in schema_types(step.node.properties.get(a, {}))]
@@ -373,6 +377,9 @@ def _shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
     return Shaped(kind, info, steps, step_turn, spec)
 
 
+HELD_VALUES = frozenset(("@path", "@email", "@phone", "@symbol"))  # values a person states
+
+
 def foreign_spec(node: ToolNode, filled: dict[str, Filled] | None) -> StepSpec:
     """What an unsatisfiable request asks for: a foreign tool's intent, records by their names
     in the foreign server's world, values where the user could give them, never an id."""
@@ -383,6 +390,8 @@ def foreign_spec(node: ToolNode, filled: dict[str, Filled] | None) -> StepSpec:
         if f is not None and f.kind and not f.kind.startswith("@") and label and label[1]:
             args.append(ArgSpec(arg, f.value, "entity", f.kind, label[1], label_field=label[0],
                                 entity_id=f.entity.key))
+        elif f is not None and f.kind in HELD_VALUES and isinstance(f.value, str):
+            args.append(ArgSpec(arg, f.value, "literal", f.kind))  # "move '/home/a/x.md' to ..."
         elif f is None or f.kind is not None:
             args.append(ArgSpec(arg, None, "vague", f.kind if f else None))
         else:

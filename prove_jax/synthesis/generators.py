@@ -135,6 +135,9 @@ def gen_number(name: str, schema: dict, rng: random.Random, integer: bool,
             v = int(lo or 1) + rng.randint(0, 4)
     elif "rating" in n:
         v = rng.choice([3.5, 4.0, 4.5])
+    elif "temperature" in n:  # a room's, not 30 degrees: Fahrenheit where the name says so
+        v = rng.choice([68, 70, 72, 74]) if n.endswith("_f") else \
+            rng.choice([19.0, 20.0, 20.5, 21.0, 22.0, 23.0])
     elif any(w in n for w in ("amount", "price", "limit", "budget", "cost", "value", "total")):
         v = (rng.choice([15, 20, 25, 40, 50, 60, 75, 100, 120, 150]) if rng.random() < 0.5
              else round(rng.uniform(5, 180), 2))

@@ -16,7 +16,10 @@ something no person would ask for. A row whose truth does one of these is droppe
 - marking read or unread an email the chain itself just sent or drafted;
 - a file the chain moved, renamed or deleted, used again at its old path (mkdir over a
   renamed note);
-- a sentence of prose written into a code or data file (a TODO into requirements.txt).
+- a sentence of prose written into a code or data file (a TODO into requirements.txt);
+- wishing for a product the chain itself just rated 2 stars or fewer;
+- a person made of a company ("PioneerMedia Ltd" from orders@pioneermedia.com): a contact whose
+  last name is a legal form, or whose address is a role's (orders@, info@).
 The user's identity comes from what the conversation's own steps returned, so the check needs
 no server knowledge beyond these field names.
 """
@@ -29,6 +32,7 @@ from typing import Any
 
 from prove_jax.synthesis.records import StepRecord
 from prove_jax.synthesis.schemas import key_of, walk_records
+from prove_jax.synthesis.textbanks import LEGAL_FORMS
 
 __all__ = ["implausible", "implausible_call", "user_of"]
 
@@ -59,6 +63,8 @@ CODE_FILES = (".py", ".json", ".yml", ".yaml", ".csv", ".toml", ".js", ".ts", ".
 
 # a refusal that names how to pay ("decline the request, paying from 'Mastercard'")
 DECLINES = frozenset(("decline", "reject", "deny"))
+ROLE_ADDRESSES = frozenset(("orders", "info", "support", "billing", "sales", "hello", "team",
+                            "admin", "noreply", "no-reply", "contact", "office", "help"))
 PAYING = ("method_id", "payment_method_id", "account_id", "from_account_id")
 
 
@@ -151,6 +157,12 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
                  if r.get("merchant") == merchant and isinstance(r.get("category_id"), str)}
         if filed and category not in filed:
             return "category_id", f"{tool}: {merchant} is never filed under {category}"
+    last, email = args.get("last_name"), args.get("email")
+    company = isinstance(last, str) and last.lower().strip(".") in LEGAL_FORMS
+    role = "first_name" in args and isinstance(email, str) \
+        and email.split("@")[0].lower() in ROLE_ADDRESSES
+    if company or role:
+        return "email", f"{tool}: a company saved as a person ({args.get('first_name')} {last})"
     if args.get("action") in DECLINES and any(a in args for a in PAYING):
         return "action", f"{tool}: declines and names a way to pay"
     if len(_tones(args)) > 1:
@@ -200,6 +212,11 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
             if taken:
                 return taken[0], f"{tool}: acts on {args[taken[0]]}, which " \
                     f"{step.node.name} removed"
+    product = args.get("product_id")
+    if tool.startswith(("add", "save")) and "wish" in tool and isinstance(product, str) and any(
+            not s.node.read_only and s.args.get("product_id") == product
+            and isinstance(s.args.get("rating"), int) and s.args["rating"] <= 2 for s in shown):
+        return "product_id", f"{tool}: wishes for {product}, which the chain just rated low"
     listing = args.get("listing_id")
     if tool in OFFER_TOOLS and isinstance(listing, str) and any(
             r.get("listing_id") == listing and r.get("is_mine") is True for r in records):

@@ -39,6 +39,7 @@ from prove_jax.synthesis.textbanks import EDITS, LEGAL_FORMS, MERCHANTS
 __all__ = ["ValueFiller", "extract"]
 
 MAX_OPTIONAL = 2
+CATCH_ALL = frozenset(("other", "unknown", "misc", "none"))
 PHONE_HEAD = re.compile(r"^(\+\d{1,3}[ -]\d+)[ -]")  # '+49 151' of '+49 151 23456789'
 # Words that make an argument the far end of a pair (end_date after start_date, max_price
 # above min_price, check_out after check_in): the pair's other end is found by swapping them.
@@ -184,6 +185,8 @@ class ValueFiller:
                 return got
         if "enum" in schema:
             options = [v for v in schema["enum"] if (arg, v) not in avoid]
+            # a catch-all ('other', 'unknown') only where nothing else is left to choose
+            options = [v for v in options if v not in CATCH_ALL] or options
             return Filled(rng.choice(options), "enum") if options else None
         types = schema_types(schema)
         if kind is not None:

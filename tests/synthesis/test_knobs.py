@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from prove_jax.synthesis.dialogue import SEARCH_TEXT
 from prove_jax.synthesis.wording import spoken_choice, when
 from servers.core.ids import SEALED
 from servers.registry import load_domain
@@ -126,9 +127,11 @@ def test_missing_value_gives_clarification(tmp_path, graph_cache):
         server = server or next(s for s in row["servers"] if tool in load_domain(s).tools)
         schema = load_domain(server).tools[tool].input_schema
         assert m["gap"]["arg"] in schema["required"], (step["name"], m["gap"]["arg"])
-    # 17 of 25 at seed 0 (18 while an id no user holds could be the gap, whose answer then
-    # quoted it); the rest have nothing a user could state to ask about
-    assert sum(meta[r["id"]]["info"] == "missing" for r in rows) >= 0.65 * len(rows)
+        assert m["gap"]["arg"] not in SEARCH_TEXT  # nobody asks to look up "something"
+    # 15 of 25 at seed 0 (17 while a search text could be the gap, "look up the contact
+    # something", 18 while an id no user holds could, whose answer then quoted it); the rest
+    # have nothing a user could state to ask about
+    assert sum(meta[r["id"]]["info"] == "missing" for r in rows) >= 0.6 * len(rows)
 
 
 def test_minimal_level_names_entities_and_looks_them_up(tmp_path, graph_cache):

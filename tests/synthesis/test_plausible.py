@@ -178,3 +178,26 @@ def test_prose_goes_into_notes_not_into_code_or_data_files():
     assert implausible_call("append_file", False, {**todo, "path": "/p/app.py"}, [], set())
     assert implausible_call("write_file", False, {**todo, "path": "/p/notes.md"}, [],
                             set()) is None
+
+
+def test_wishing_for_a_product_the_chain_just_rated_low_is_dropped():
+    review = {"product_id": "prd_aaaaa2", "rating": 2, "title": "Meh", "body": "It broke."}
+    rated = _step("write_review", review, {"review_id": "rev_aaaaa2"})
+    assert implausible_call("add_to_wishlist", False, {"product_id": "prd_aaaaa2"}, [rated],
+                            set())[0] == "product_id"
+    liked = _step("write_review", {**review, "rating": 5}, {"review_id": "rev_aaaaa3"})
+    assert implausible_call("add_to_wishlist", False, {"product_id": "prd_aaaaa2"}, [liked],
+                            set()) is None
+    assert implausible_call("add_to_wishlist", False, {"product_id": "prd_bbbbb2"}, [rated],
+                            set()) is None
+    assert implausible_call("remove_from_wishlist", False, {"product_id": "prd_aaaaa2"},
+                            [rated], set()) is None  # taking it off is what a person does
+
+
+def test_a_company_is_not_saved_as_a_person():
+    company = {"first_name": "PioneerMedia", "last_name": "Ltd", "email": "orders@pioneermedia.com"}
+    assert implausible_call("create_contact", False, company, [], set())[0] == "email"
+    role = {"first_name": "Ana", "last_name": "Silva", "email": "orders@pioneermedia.com"}
+    assert implausible_call("create_contact", False, role, [], set())[0] == "email"
+    person = {"first_name": "Ana", "last_name": "Silva", "email": "ana.silva@pioneermedia.com"}
+    assert implausible_call("create_contact", False, person, [], set()) is None

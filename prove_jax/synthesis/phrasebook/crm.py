@@ -95,8 +95,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "update the details of {contact_id}[ with the title {title}][ and phone number {phone}]",
         "edit {contact_id}[, setting the lifecycle stage to {lifecycle_stage}]"
         "[ and handing them to {owner_id}]",
-        "fix the record for {contact_id}[ so the phone is {phone}][ and the job title is {title}]",
-        "change {contact_id} in the CRM[: stage {lifecycle_stage}][, owner {owner_id}]",
+        "fix the record for {contact_id}[ so the phone is {phone}][, with the job title {title}]",
+        "change {contact_id} in the CRM[: stage {lifecycle_stage}][, owned by {owner_id}]",
     ),
     "update_deal": (
         "update {deal_id}[ so it's worth {amount}][ and closes on {close_date}]",
