@@ -377,7 +377,9 @@ def _shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
     return Shaped(kind, info, steps, step_turn, spec)
 
 
-HELD_VALUES = frozenset(("@path", "@email", "@phone", "@symbol"))  # values a person states
+# values a person states; a path is left open ("a file"): one drawn at random may be a file
+# where the tool wants a folder
+HELD_VALUES = frozenset(("@email", "@phone", "@symbol"))
 
 
 def foreign_spec(node: ToolNode, filled: dict[str, Filled] | None) -> StepSpec:
@@ -391,7 +393,7 @@ def foreign_spec(node: ToolNode, filled: dict[str, Filled] | None) -> StepSpec:
             args.append(ArgSpec(arg, f.value, "entity", f.kind, label[1], label_field=label[0],
                                 entity_id=f.entity.key))
         elif f is not None and f.kind in HELD_VALUES and isinstance(f.value, str):
-            args.append(ArgSpec(arg, f.value, "literal", f.kind))  # "move '/home/a/x.md' to ..."
+            args.append(ArgSpec(arg, f.value, "literal", f.kind))  # "email 'ana@x.com' ..."
         elif f is None or f.kind is not None:
             args.append(ArgSpec(arg, None, "vague", f.kind if f else None))
         else:

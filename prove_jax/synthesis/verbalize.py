@@ -96,8 +96,10 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     noun = _noun(a)
     if a.how in ("withheld", "vague"):
         # which one is left open ("delete an expense"): the assistant has to ask
+        if a.arg in VAGUE and not a.arg.endswith(("_id", "_ids")):
+            return VAGUE[a.arg]  # "move a file to another folder", not "... to a file"
         return _some(noun, a.arg.endswith("_ids")) if a.kind or a.arg.endswith(
-            ("_id", "_ids")) else VAGUE.get(a.arg)
+            ("_id", "_ids")) else None
     if a.how == "literal":
         if a.arg in BARE and isinstance(a.value, str):  # "add Priya Rivera", not "'Priya' 'Rivera'"
             return a.value

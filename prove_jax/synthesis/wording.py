@@ -270,7 +270,8 @@ ANSWER_NOUNS = {"body": "message", "text": "message", "content": "text", "messag
 # to ..."): the assistant has to ask for it
 VAGUE = {"source": "a file", "path": "a file", "other_path": "another file",
          "merchant": "a shop", "amount": "some money", "quantity": "some", "to": "someone",
-         "query": "something", "content": "something", "new_name": "something else"}
+         "query": "something", "content": "something", "new_name": "something else",
+         "destination": "another folder"}
 
 
 def has_clause(arg: str, value: Any = None) -> bool:
@@ -283,12 +284,12 @@ def _forms(arg: str, value: Any) -> tuple[str, ...] | None:
         return None
     if arg in _LITERAL_FORMS:
         return _LITERAL_FORMS[arg]
-    head, _, end = arg.rpartition("_")  # a range's bound: "whose close date is on or before"
+    head, _, end = arg.rpartition("_")  # a range's bound: "with the close date on or before"
     if head and end in ("from", "to"):
         dated = isinstance(value, str) and _ISO.match(value) is not None
         bound = {("from", True): "on or after", ("to", True): "on or before",
                  ("from", False): "at least", ("to", False): "at most"}[end, dated]
-        return (f"whose {humanize(head)} is {bound} {{v}}",)
+        return (f"with the {humanize(head)} {bound} {{v}}",)
     return None
 
 

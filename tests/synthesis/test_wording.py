@@ -151,9 +151,9 @@ def test_times_of_day_and_sums_read_as_a_person_says_them():
     assert literal_clause("limit", "75", random.Random(0), 75.0) == "with the limit 75"
     # a range's bound says which side it is on, not "with the close date to May 17"
     assert literal_clause("close_date_to", "May 17", random.Random(0), "2026-05-17") == \
-        "whose close date is on or before May 17"
+        "with the close date on or before May 17"
     assert literal_clause("amount_from", "20", random.Random(0), 20) == \
-        "whose amount is at least 20"
+        "with the amount at least 20"
 
 
 def test_a_path_is_a_file_or_a_folder_and_an_extra_record_says_what_it_is_for():

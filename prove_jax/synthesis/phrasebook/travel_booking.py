@@ -10,7 +10,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "book_hotel": (
         "book a {room_type} room at {hotel_id} from {check_in} to {check_out}"
         "[ for {guests} guests][ and pay with {payment_method_id}]",
-        "reserve a {room_type} at {hotel_id}, checking in {check_in} and out {check_out}"
+        "reserve a {room_type} room at {hotel_id}, checking in {check_in} and out {check_out}"
         "[, charged to {payment_method_id}][, under the name {guest_name}]",
         "get me[ {rooms}] {room_type} rooms at {hotel_id} from {check_in} until {check_out}"
         "[, paying with {payment_method_id}]",
