@@ -293,9 +293,8 @@ def shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
     shaped = _shape(plan, steps, min_chain, max_turns, rng, services, today)
     if plan.enum_strip and not isinstance(shaped, str):
         for turn in shaped.spec.turns:
-            for a in [x for s in turn.steps for x in s.args] + [turn.supply]:
-                if a is not None:
-                    a.choice = False
+            for a in [x for s in turn.steps for x in s.args] + [turn.supply] * bool(turn.supply):
+                a.choice = False
     return shaped
 
 
@@ -377,9 +376,7 @@ def _shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
     return Shaped(kind, info, steps, step_turn, spec)
 
 
-# values a person states; a path is left open ("a file"): one drawn at random may be a file
-# where the tool wants a folder
-HELD_VALUES = frozenset(("@email", "@phone", "@symbol"))
+HELD_VALUES = frozenset(("@email", "@phone", "@symbol"))  # said as is; a drawn path may misfit
 
 
 def foreign_spec(node: ToolNode, filled: dict[str, Filled] | None) -> StepSpec:
