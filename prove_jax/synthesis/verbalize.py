@@ -16,6 +16,7 @@ from prove_jax.synthesis.phrasebook import fill, kept_slots, phrasings, slots
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 from prove_jax.synthesis.wording import (
     ANSWER_NOUNS,
+    DATED,
     VAGUE,
     bool_clause,
     has_clause,
@@ -264,7 +265,7 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
         text = fill(way, texts)
         if text is None:
             continue
-        if _WHEN.search(way) and _DATED.search(text):
+        if _WHEN.search(way) and DATED.search(text):
             continue  # "tell me when the meeting starting on June 19 ... is" answers itself
         used = kept_slots(way, texts)
         rest = [r for a in step.args if a.arg not in used
@@ -282,8 +283,6 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
 
 
 _WHEN = re.compile(r"\bwhen\b")
-_DATED = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|"
-                    r"October|November|December) \d")
 
 
 def _join(items: list[str]) -> str:

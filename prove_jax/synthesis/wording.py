@@ -18,14 +18,21 @@ from typing import Any
 
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
-__all__ = ["ANSWER_NOUNS", "VAGUE", "bool_clause", "has_clause", "literal_clause", "number",
-           "qualify", "render_value", "said", "said_amount", "said_literal", "spoken_choice",
-           "via_phrase", "when"]
+__all__ = ["ANSWER_NOUNS", "DATED", "VAGUE", "bool_clause", "has_clause", "literal_clause",
+           "number", "qualify", "render_value", "said", "said_amount", "said_literal",
+           "spoken_choice", "via_phrase", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
+DATED = re.compile(rf"\b(?:{'|'.join(_MONTHS)}) \d")  # a date said in words ("June 19")
+
+
+def _clock(hour: int, minute: str, second: str | None = None) -> str:
+    """18, '45' -> '6:45 pm' (seconds only where they are not zero)."""
+    extra = f":{second}" if second and second != "00" else ""
+    return f"{hour % 12 or 12}:{minute}{extra} {'am' if hour < 12 else 'pm'}"
 
 
 def when(value: Any) -> str | None:
@@ -37,9 +44,7 @@ def when(value: Any) -> str | None:
     day = f"{_MONTHS[int(m.group(2)) - 1]} {int(m.group(3))}"
     if m.group(4) is None:
         return day
-    hour, minute, second = int(m.group(4)), m.group(5), m.group(6)
-    clock = f"{hour % 12 or 12}:{minute}" + (f":{second}" if second and second != "00" else "")
-    return f"{day} at {clock} {'am' if hour < 12 else 'pm'}"
+    return f"{day} at {_clock(int(m.group(4)), m.group(5), m.group(6))}"
 
 
 def render_value(value: Any) -> str:
@@ -79,15 +84,14 @@ def said_literal(value: Any) -> str:
     if isinstance(value, str) and _LOCAL.match(value) and (spoken := when(value)) is not None:
         return spoken
     if isinstance(value, str) and (m := _CLOCK.match(value)) and int(m.group(1)) < 24:
-        hour = int(m.group(1))  # '19:38' -> "7:38 pm", as a person says a time of day
-        return f"{hour % 12 or 12}:{m.group(2)} {'am' if hour < 12 else 'pm'}"
+        return _clock(int(m.group(1)), m.group(2))  # '19:38' -> "7:38 pm"
     return said(value)
 
 
 def said_amount(arg: str, value: Any) -> str | None:
     """A sum of money with its cents ("71.70", not "71.7"); None when `arg` is no amount."""
     if isinstance(value, float) and not value.is_integer() and _MONEY_ARG.search(arg):
-        return f"{value:.2f}"
+        return _money(value)
     return None
 
 
