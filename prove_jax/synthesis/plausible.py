@@ -18,6 +18,8 @@ something no person would ask for. A row whose truth does one of these is droppe
   renamed note);
 - a sentence of prose written into a code or data file (a TODO into requirements.txt);
 - wishing for a product the chain itself just rated 2 stars or fewer;
+- changing a record the chain itself just made (create a budget, then set its limit);
+- a record made at the stage a relationship ends in (a new contact already churned);
 - a person made of a company ("PioneerMedia Ltd" from orders@pioneermedia.com): a contact whose
   last name is a legal form, or whose address is a role's (orders@, info@).
 The user's identity comes from what the conversation's own steps returned, so the check needs
@@ -66,6 +68,11 @@ DECLINES = frozenset(("decline", "reject", "deny"))
 ROLE_ADDRESSES = frozenset(("orders", "info", "support", "billing", "sales", "hello", "team",
                             "admin", "noreply", "no-reply", "contact", "office", "help"))
 PAYING = ("method_id", "payment_method_id", "account_id", "from_account_id")
+# stages a relationship ends in: a record made today cannot start there (a new contact
+# "at stage churned")
+ENDED_STAGES = {"lifecycle_stage": "churned", "stage": "closed_lost"}
+MAKES = ("create", "add", "new")
+UPDATES = ("update", "set", "edit", "rename", "change")
 
 
 def _tone(text: str) -> int:
@@ -121,6 +128,15 @@ def _strings(value: Any) -> Iterator[str]:
             yield v
 
 
+def _every_string(value: Any) -> Iterator[str]:
+    """The strings anywhere in a value, nested records and lists included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict | list):
+        for v in value.values() if isinstance(value, dict) else value:
+            yield from _every_string(v)
+
+
 def _records(steps: list[StepRecord]) -> Iterator[dict]:
     for step in steps:
         yield from walk_records(step.payload)
@@ -136,6 +152,19 @@ def user_of(steps: list[StepRecord], records: Iterable[dict] = ()) -> set[str]:
         if r.get("is_me") is True:
             out |= {v for k, v in r.items() if isinstance(v, str) and
                     (k.endswith("_id") or k == "email")}
+    return out
+
+
+def _created(steps: list[StepRecord]) -> set[str]:
+    """Ids of records the steps' writes made: returned by a write, and neither given to it
+    nor shown by any step before it (a new budget, not the event an invitee was added to)."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    for step in steps:
+        given = set(_every_string(step.args))
+        if not step.node.read_only:
+            out |= _made(step) - seen - given
+        seen |= given | set(_every_string(step.payload))
     return out
 
 
@@ -163,6 +192,10 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
         and email.split("@")[0].lower() in ROLE_ADDRESSES
     if company or role:
         return "email", f"{tool}: a company saved as a person ({args.get('first_name')} {last})"
+    if tool.startswith(MAKES):
+        for arg, ended in ENDED_STAGES.items():
+            if args.get(arg) == ended:
+                return arg, f"{tool}: a new record already {ended}"
     if args.get("action") in DECLINES and any(a in args for a in PAYING):
         return "action", f"{tool}: declines and names a way to pay"
     if len(_tones(args)) > 1:
@@ -189,6 +222,13 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
             if (arg.endswith("_id") or arg == "path") and isinstance(value, str) \
                     and value in made:
                 return arg, f"{tool}: undoes what the chain made or changed ({value})"
+    if tool.startswith(UPDATES):
+        # made, then changed at once: a person says the value when making it (a budget
+        # created at 60, then set to 31.98)
+        created = _created(shown)
+        for arg, value in args.items():
+            if arg.endswith("_id") and isinstance(value, str) and value in created:
+                return arg, f"{tool}: changes {value}, which the chain itself just made"
     if tool.startswith("mark_") and isinstance(email, str) and any(
             email in _made(s) for s in shown if not s.node.read_only):
         return "email_id", f"{tool}: marks the email the chain itself just wrote"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec
@@ -81,6 +82,35 @@ _LABEL_PHRASES = {"last4": "ending in {}", "hotel_name": "at {}", "store_name": 
                   "symbol": "for {}"}  # an order or a position named by its ticker
 
 
+# An owner whose label is the target's own name ("the reservation at The Azure Inn", "the
+# item 'Insulated Water Bottle'"): the user says that name and how they know it, not "the
+# hotel the reservation at The Azure Inn is at". Keyed (owner's field, noun, owner kind).
+_NAMED_BY_OWNER = {
+    ("hotel_name", "hotel", "reservation"): "{name} (the hotel I booked)",
+    ("hotel_name", "place", "reservation"): "{name} (the hotel I booked)",
+    ("store_name", "store", "reservation"): "{name} (the store holding my reservation)",
+    ("product_name", "product", "reservation"): "{quoted} (the product I reserved)",
+    # an order or cart line carries its product's name
+    **{(field, "product", "item"): "the product {quoted}" for field in ("name", "product_name")},
+}
+
+
+# the same owner singled out by its price or date: "the hotel I booked for 729", not "the
+# hotel the reservation for 729 is at"
+_BOOKED = {("hotel", "reservation"): "the hotel I booked", ("place", "reservation"):
+           "the hotel I booked"}
+
+
+def _named_by_owner(noun: str, via: str, pairs: list[tuple[str | None, Any]]) -> str | None:
+    """The target said by its own name when a field of its owner is that name; whatever
+    else singles the owner out does not change which record the target is."""
+    for field, value in pairs:
+        form = _NAMED_BY_OWNER.get((field, noun, via))
+        if form and isinstance(value, str):
+            return form.format(name=value, quoted=render_value(value))
+    return None
+
+
 def _called(field: str | None, label: str) -> str:
     """The entity's label after its noun: "'Everyday Checking'", "ending in 4080"."""
     phrase = _LABEL_PHRASES.get(field or "")
@@ -121,6 +151,8 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         if not a.via:
             named = f"{det} {noun} {called}"
             return f"{named} {qualify(a.pairs, named_first=False)}" if a.pairs else named
+        if (named := _named_by_owner(noun, a.via, [(a.label_field, a.label)])) is not None:
+            return named
         owner = f"{det} {kind_noun(a.via)} {called}"
         if a.pairs:
             owner += " " + qualify(a.pairs, named_first=False)
@@ -133,6 +165,10 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
             return f"the {noun} {_called(field, value) if isinstance(value, str) else said(value)}"
         if a.via and a.kind in _SAID_AS_OWNER:  # "email the member 'Samir Horvath'"
             return f"the {kind_noun(a.via)} {qualify(a.pairs)}"
+        if a.via and (named := _named_by_owner(noun, a.via, a.pairs)) is not None:
+            return named
+        if (booked := _BOOKED.get((noun, a.via))) and qualify(a.pairs).startswith(("for ", "on ")):
+            return f"{booked} {qualify(a.pairs)}"  # "the hotel I booked for 729"
         if a.via:
             return via_phrase(noun, kind_noun(a.via), f"the {kind_noun(a.via)} {qualify(a.pairs)}")
         return f"the {noun} {qualify(a.pairs)}"

@@ -16,6 +16,7 @@ from prove_jax.synthesis.textcheck import unresolved_text
 from prove_jax.synthesis.verbalize import (
     TemplateVerbalizer,
     is_question,
+    slot_text,
     step_phrase,
 )
 
@@ -66,6 +67,33 @@ def test_labels_that_are_not_names_read_as_phrases():
                       False, [stay])
     assert all("reservation at Hotel Amber" in step_phrase(cancel, random.Random(s))
                for s in range(8))
+
+
+def test_an_owner_named_by_the_targets_own_name_names_the_target():
+    # "the hotel the reservation at Hotel Amber is at" says Hotel Amber twice over
+    hotel = ArgSpec("place_id", "pl_qew3pb", "entity", "place", "Hotel Amber",
+                    label_field="hotel_name", via="reservation")
+    product = ArgSpec("product_id", "prd_qew3pb", "entity", "product", "Water Bottle",
+                      label_field="product_name", via="item")
+    # a selector: the cart line singled out by its name, or the store by the reservation's
+    # other fields, which do not change which store it is
+    line = ArgSpec("product_id", "prd_qew3pb", "selector", "product", via="item",
+                   pairs=[("name", "Water Bottle")])
+    store = ArgSpec("store_id", "st_qew3pb", "selector", "store", via="reservation",
+                    pairs=[("product_name", "Dune"), ("store_name", "Maple Books")])
+    for seed in range(8):
+        text = slot_text(hotel, random.Random(seed))
+        assert text == "Hotel Amber (the hotel I booked)", text
+        assert slot_text(product, random.Random(seed)) == "the product 'Water Bottle'"
+        assert slot_text(line, random.Random(seed)) == "the product 'Water Bottle'"
+        assert slot_text(store, random.Random(seed)).startswith("Maple Books (the store")
+    priced = ArgSpec("place_id", "pl_qew3pb", "selector", "place", via="reservation",
+                     pairs=[("total", 729)])
+    assert slot_text(priced, random.Random(0)) == "the hotel I booked for 729"
+    # an owner named otherwise keeps the link: "the event that reminder is for"
+    event = ArgSpec("event_id", "evt_qew3pb", "entity", "event", "Call mom", label_field="title",
+                    via="reminder")
+    assert "is for" in slot_text(event, random.Random(0))
 
 
 def test_a_withheld_required_value_leaves_no_slot_or_placeholder():

@@ -201,3 +201,34 @@ def test_a_company_is_not_saved_as_a_person():
     assert implausible_call("create_contact", False, role, [], set())[0] == "email"
     person = {"first_name": "Ana", "last_name": "Silva", "email": "ana.silva@pioneermedia.com"}
     assert implausible_call("create_contact", False, person, [], set()) is None
+
+
+def test_a_new_record_does_not_start_at_the_stage_a_relationship_ends_in():
+    person = {"first_name": "Ana", "last_name": "Silva", "email": "ana.silva@pioneermedia.com"}
+    churned = {**person, "lifecycle_stage": "churned"}
+    assert implausible_call("create_contact", False, churned, [], set())[0] == "lifecycle_stage"
+    lead = {**person, "lifecycle_stage": "lead"}
+    assert implausible_call("create_contact", False, lead, [], set()) is None
+    # an existing contact may well churn
+    assert implausible_call("update_contact", False, {"contact_id": "ct_aaaaa2",
+                                                      "lifecycle_stage": "churned"}, [],
+                            set()) is None
+
+
+def test_changing_a_record_the_chain_just_made_is_dropped_but_one_it_found_is_not():
+    budgets = _step("list_budgets", {}, {"budgets": [{"budget_id": "bud_aaaaa2", "limit": 50}]},
+                    read_only=True)
+    made = _step("create_budget", {"category_id": "cat_aaaaa2", "limit": 60},
+                 {"budget_id": "bud_bbbbb2", "limit": 60})
+    change_new = {"budget_id": "bud_bbbbb2", "limit": 31.98}
+    assert implausible_call("update_budget_limit", False, change_new, [budgets, made],
+                            set())[0] == "budget_id"
+    change_old = {"budget_id": "bud_aaaaa2", "limit": 31.98}
+    assert implausible_call("update_budget_limit", False, change_old, [budgets, made],
+                            set()) is None
+    # an invitee added to an event the user named: the event was not made here
+    event = {"event_id": "evt_aaaaa2", "title": "Sync"}
+    found = _step("search_events", {"query": "Sync"}, {"events": [event]}, read_only=True)
+    added = _step("add_attendees", {"event_id": "evt_aaaaa2", "emails": ["a@x.com"]}, event)
+    assert implausible_call("update_event", False, {"event_id": "evt_aaaaa2", "title": "Q"},
+                            [found, added], set()) is None
