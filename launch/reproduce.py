@@ -75,14 +75,16 @@ class Stages:
             return
         print(f"[{name}] {' '.join(command)}", flush=True)
         start = time.perf_counter()
-        result = subprocess.run([sys.executable, "-m", *command], env=self.env)
+        try:
+            result = subprocess.run([sys.executable, "-m", *command], env=self.env)
+        finally:  # a stage stopped and resumed later counts every run's time
+            self.times[name] = round(self.times.get(name, 0.0) + time.perf_counter() - start, 1)
+            self.log_path.write_text(json.dumps(self.times, indent=1) + "\n")
         if result.returncode != 0:
             sys.exit(f"error: stage {name} failed (exit {result.returncode}); fix it and rerun: "
                      "finished stages are skipped")
         if not done.exists():
             sys.exit(f"error: stage {name} finished without writing {done}")
-        self.times[name] = round(time.perf_counter() - start, 1)
-        self.log_path.write_text(json.dumps(self.times, indent=1) + "\n")
 
 
 def main(argv: list[str]) -> None:

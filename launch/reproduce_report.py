@@ -111,6 +111,15 @@ def _curve(out: Path, png: Path) -> Path:
     return png
 
 
+def _step_times(path: Path) -> list[float]:
+    """Each GRPO step's wall time, the last record of a step that was run again winning."""
+    if not path.is_file():
+        return []
+    by_step = {r["step"]: r["step_s"] for r in map(json.loads, path.read_text().splitlines())
+               if "step_s" in r}
+    return [by_step[k] for k in sorted(by_step)]
+
+
 def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any]) -> dict[str, Path]:
     summary = heldout_summary(out, seeds)
     times = json.loads((out / "stages.json").read_text()) if (out / "stages.json").is_file() \
@@ -135,7 +144,12 @@ def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any]) -
                   for m, o in bfcl]
     total = sum(times.values())
     lines += ["", "Stage wall times (s): " + ", ".join(f"{k} {v:.0f}" for k, v in times.items())
-              + f"; total {total:.0f} s ({total / 3600:.2f} h)", ""]
+              + f"; total {total:.0f} s ({total / 3600:.2f} h)"]
+    steps = _step_times(out / "grpo" / "metrics.jsonl")
+    if steps:  # a stage resumed from a checkpoint times only its last run; the steps add up
+        lines.append("GRPO step wall times (s, from metrics.jsonl): "
+                     + ", ".join(f"{t:.0f}" for t in steps) + f"; sum {sum(steps):.0f}")
+    lines.append("")
     md = out / "results.md"
     md.write_text("\n".join(lines))
     return {"md": md, "png": _curve(out, out / "curve.png")}

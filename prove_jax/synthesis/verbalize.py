@@ -303,6 +303,9 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
             continue
         if _WHEN.search(way) and DATED.search(text):
             continue  # "tell me when the meeting starting on June 19 ... is" answers itself
+        if _MAKES_NEW.search(way) and any(a.how != "literal" for a in step.args
+                                          if a.arg in _NEW_PATHS.get(step.tool, ())):
+            continue  # touch on a file already found: "bump its timestamp", not "make a blank file"
         used = kept_slots(way, texts)
         rest = [r for a in step.args if a.arg not in used
                 and (r := render_arg(a, rng, extra=True)) is not None]
@@ -319,6 +322,9 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
 
 
 _WHEN = re.compile(r"\bwhen\b")
+# tools whose call makes the path new only when the user names a new one
+_NEW_PATHS = {"touch": ("path",)}
+_MAKES_NEW = re.compile(r"\b(?:create|blank|empty|new)\b")
 
 
 def _join(items: list[str]) -> str:

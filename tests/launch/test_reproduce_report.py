@@ -43,6 +43,14 @@ def test_summary_means_stds_and_the_target(tmp_path):
     assert "| base | 2 | 3 | 0.120 ± 0.020 |" in md and "Target" in md and ": met" in md
     assert "total 5400 s (1.50 h)" in md and paths["png"].stat().st_size > 1000
     assert "| solved |" in md and "| answered |" in md
+    assert "GRPO step" not in md  # no GRPO metrics written
+    # a resumed GRPO run wrote step 3 twice: its last record counts
+    (tmp_path / "grpo").mkdir()
+    (tmp_path / "grpo" / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in (
+        {"step": 1, "step_s": 100.0}, {"step": 2, "step_s": 50.0}, {"step": 3, "step_s": 999.0},
+        {"step": 3, "step_s": 70.0})))
+    md = write_report(tmp_path, [0, 1, 2], {"config": "x"})["md"].read_text()
+    assert "GRPO step wall times (s, from metrics.jsonl): 100, 50, 70; sum 220" in md
 
 
 def test_solved_is_success_that_doing_nothing_cannot_earn(tmp_path):
@@ -95,3 +103,22 @@ def test_reproduce_rejects_bad_flags_before_any_stage(tmp_path, flag, error):
                             text=True, timeout=120)
     assert result.returncode == 2 and error in result.stderr
     assert not out.exists()
+
+
+def test_a_stage_run_again_adds_its_time_to_the_earlier_runs(tmp_path):
+    import os
+
+    from launch.reproduce import Stages
+
+    stages = Stages(tmp_path, dict(os.environ))
+    with pytest.raises(SystemExit, match="stage grpo failed"):
+        stages.run("grpo", tmp_path / "done", ["timeit", "-n1", "-r1",
+                                               "import time; time.sleep(0.3); 1 / 0"])
+    first = json.loads((tmp_path / "stages.json").read_text())["grpo"]
+    assert first >= 0.3
+    again = Stages(tmp_path, dict(os.environ))  # a later `make reproduce` resumes
+    assert again.times == {"grpo": first}
+    with pytest.raises(SystemExit, match="without writing"):
+        again.run("grpo", tmp_path / "done",
+                  ["timeit", "-n1", "-r1", "import time; time.sleep(0.3)"])
+    assert json.loads((tmp_path / "stages.json").read_text())["grpo"] >= first + 0.3

@@ -357,3 +357,15 @@ def test_a_catch_all_enum_value_only_when_nothing_else_is_left():
     only = filler()._one(node, "stage", {"enum": ["other"]}, [], {"toy": ctx}, ctx,
                          random.Random(0), frozenset(), {}, False)
     assert only.value == "other"
+
+
+def test_touching_a_file_already_found_does_not_ask_to_make_it():
+    found = ArgSpec("path", "/home/a/notes/ideas.md", "back", "@path")
+    touch = StepSpec("touch", "filesystem", "Create an empty file or update its time.", False,
+                     [found])
+    texts = {step_phrase(touch, random.Random(s)) for s in range(16)}
+    assert texts and not any(re.search(r"\b(create|blank|empty)\b", t) for t in texts), texts
+    new = ArgSpec("path", "/home/a/notes/todo.md", "literal")
+    made = StepSpec("touch", "filesystem", "Create an empty file.", False, [new])
+    assert any("blank" in step_phrase(made, random.Random(s)) or "create" in
+               step_phrase(made, random.Random(s)) for s in range(16))
