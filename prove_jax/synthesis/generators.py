@@ -44,6 +44,9 @@ TEXT: dict[str, tuple[str, ...]] = {
     "nickname": ("Rent", "Gym", "Landlord", "Daycare", "Piano lessons"),
     "label": ("important", "follow-up", "travel", "Home", "Office"),
     "recipient_name": ("Alex Morgan", "Sam Rivera", "Jordan Lee"),
+    # a person, not the last word's pool ("seat '23A' for 'Taxes'")
+    **{k: ("Alex Morgan", "Sam Rivera", "Jordan Lee") for k in ("passenger_name", "guest_name",
+                                                                 "display_name")},
     "first_name": ("Alex", "Sam", "Jordan", "Priya", "Mateo", "Yuki", "Leila"),
     "last_name": ("Morgan", "Rivera", "Lee", "Shah", "Okafor", "Tanaka", "Novak"),
     "line1": ("12 Market St", "48 Oak Ave", "7 Harbor Rd", "221 King St"),

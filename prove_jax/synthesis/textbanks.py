@@ -7,7 +7,11 @@ first, then the argument's own bank."""
 
 from __future__ import annotations
 
-__all__ = ["EDITS", "MERCHANTS", "PEOPLE", "TOOL_TEXT"]
+import random
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["CITY_ADDRESS", "EDITS", "MERCHANTS", "PEOPLE", "TOOL_TEXT", "fitting", "renamed"]
 
 # Full names for arguments that name a person (a guest, a passenger, a display name)
 PEOPLE = ("Alex Morgan", "Sam Rivera", "Jordan Lee", "Priya Shah", "Mateo Okafor",
@@ -174,6 +178,35 @@ EDITS: dict[str, tuple[str, ...]] = {
     "device": ("Upstairs {t}", "Old {t}", "Kids' {t}"),
     "": ("{t} (updated)", "{t} 2", "New {t}"),
 }
+
+
+# A new address's country and postal code follow its city: not Tokyo, Portugal, 1269-534
+CITY_ADDRESS = {"Lisbon": ("Portugal", "1100-148"), "Berlin": ("Germany", "10117"),
+                "Paris": ("France", "75001"), "Madrid": ("Spain", "28013"),
+                "Toronto": ("Canada", "M5V 2T6"), "Tokyo": ("Japan", "100-0005"),
+                "London": ("United Kingdom", "EC1A 1BB"), "New York": ("United States", "10001")}
+
+
+def renamed(path: str, pick: int) -> str:
+    """A file's new name made from its old one, its type kept: 'ideas.md' -> 'ideas_v2.md',
+    not '.gitignore' -> 'report_final.csv'. `pick` chooses the suffix."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    stem, dot, ext = name.rpartition(".")
+    suffix = ("_old", "_v2", "_final", "_2026")[pick % 4]
+    return f"{stem}{suffix}.{ext}" if dot and stem else f"{name}{suffix}"
+
+
+def fitting(arg: str, filled: Mapping[str, Any], rng: random.Random) -> str | None:
+    """A written value that follows from the call's other values (`filled`: argument -> a
+    Filled): a renamed file's new name, a new address's country and postal code."""
+    def value(name: str) -> Any:
+        return filled[name].value if name in filled else None
+    if arg == "new_name" and isinstance(value("path"), str):
+        return renamed(value("path"), rng.randrange(4))
+    if arg in ("country", "postal_code") and value("city") in CITY_ADDRESS:
+        return CITY_ADDRESS[value("city")][arg == "postal_code"]
+    return None
+
 
 # A company's legal form: no word to search by ("the ticker for 'Ltd'") and no part of its
 # web domain ("RedTextiles GmbH" -> redtextiles.com)

@@ -34,7 +34,7 @@ from prove_jax.synthesis.schemas import (
     out_fields,
     schema_types,
 )
-from prove_jax.synthesis.textbanks import EDITS, LEGAL_FORMS, MERCHANTS
+from prove_jax.synthesis.textbanks import EDITS, LEGAL_FORMS, MERCHANTS, fitting
 
 __all__ = ["ValueFiller", "extract"]
 
@@ -226,6 +226,8 @@ class ValueFiller:
                      and (lab := _label(f)) is not None for m in MERCHANTS.get(lab, ())]
             if shops:
                 return Filled(rng.choice(shops), "generated")
+        if not node.read_only and (fit := fitting(arg, filled, rng)) is not None:
+            return Filled(fit, "generated")  # a new name from the old, a city's country
         own = (node.name, arg) in TOOL_TEXT  # the tool's own bank beats what others wrote
         if pooled and (node.read_only or (not own and rng.random() < 0.3)):
             return Filled(rng.choice(pooled), "context")

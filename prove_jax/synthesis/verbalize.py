@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
 
 from prove_jax.synthesis import phrases as P
 from prove_jax.synthesis.dialogue import ArgSpec, DialogueSpec, StepSpec
@@ -17,11 +16,13 @@ from prove_jax.synthesis.phrasebook import fill, kept_slots, phrasings, slots
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 from prove_jax.synthesis.wording import (
     ANSWER_NOUNS,
+    BOOKED,
     DATED,
     VAGUE,
     bool_clause,
     has_clause,
     literal_clause,
+    named_by_owner,
     qualify,
     render_value,
     said,
@@ -46,9 +47,12 @@ def _noun(a: ArgSpec) -> str:
     argument's name without its `_id`."""
     if a.kind and not a.kind.startswith("@"):
         return kind_noun(a.kind)
-    if a.kind in ("@path", None) and isinstance(a.value, str) and a.value.startswith("/"):
+    value = a.value[0] if isinstance(a.value, list) and len(a.value) == 1 else a.value
+    if a.kind in ("@path", None) and isinstance(value, str) and value.startswith("/"):
         # "that same folder", not "that same destination" / "the path you just found"
-        return "file" if "." in a.value.rstrip("/").rsplit("/", 1)[-1] else "folder"
+        name = value.rstrip("/").rsplit("/", 1)[-1]
+        # '.config' is a folder, '.bashrc' a file: a hidden name says nothing, a suffix does
+        return "file" if "." in name.lstrip(".") or name in _DOTFILES else "folder"
     if a.kind == "@path":  # one left open: "copy a file", not "copy a source"
         return "file"
     if a.kind in _VALUE_NOUNS:
@@ -60,6 +64,7 @@ def _noun(a: ArgSpec) -> str:
     return humanize(base)
 
 
+_DOTFILES = frozenset((".bashrc", ".gitignore", ".profile", ".env", ".zshrc"))
 # values a person reaches through their owner by naming the owner ("email Umar Lopez")
 _SAID_AS_OWNER = frozenset({"@email", "@phone"})
 _VALUE_NOUNS = {"@email": "email address", "@phone": "phone number", "@symbol": "stock"}
@@ -82,38 +87,10 @@ _LABEL_PHRASES = {"last4": "ending in {}", "hotel_name": "at {}", "store_name": 
                   "symbol": "for {}"}  # an order or a position named by its ticker
 
 
-# An owner whose label is the target's own name ("the reservation at The Azure Inn", "the
-# item 'Insulated Water Bottle'"): the user says that name and how they know it, not "the
-# hotel the reservation at The Azure Inn is at". Keyed (owner's field, noun, owner kind).
-_NAMED_BY_OWNER = {
-    ("hotel_name", "hotel", "reservation"): "{name} (the hotel I booked)",
-    ("hotel_name", "place", "reservation"): "{name} (the hotel I booked)",
-    ("store_name", "store", "reservation"): "{name} (the store holding my reservation)",
-    ("product_name", "product", "reservation"): "{quoted} (the product I reserved)",
-    # an order or cart line carries its product's name
-    **{(field, "product", "item"): "the product {quoted}" for field in ("name", "product_name")},
-}
-
-
-# the same owner singled out by its price or date: "the hotel I booked for 729", not "the
-# hotel the reservation for 729 is at"
-_BOOKED = {("hotel", "reservation"): "the hotel I booked", ("place", "reservation"):
-           "the hotel I booked"}
-
-
-def _named_by_owner(noun: str, via: str, pairs: list[tuple[str | None, Any]]) -> str | None:
-    """The target said by its own name when a field of its owner is that name; whatever
-    else singles the owner out does not change which record the target is."""
-    for field, value in pairs:
-        form = _NAMED_BY_OWNER.get((field, noun, via))
-        if form and isinstance(value, str):
-            return form.format(name=value, quoted=render_value(value))
-    return None
-
-
-def _called(field: str | None, label: str) -> str:
-    """The entity's label after its noun: "'Everyday Checking'", "ending in 4080"."""
-    phrase = _LABEL_PHRASES.get(field or "")
+def _called(field: str | None, label: str, noun: str = "") -> str:
+    """The entity's label after its noun: "'Everyday Checking'", "ending in 4080"; a store
+    named by its own `store_name` is "the store 'Golden Books'", not "the store at ..."."""
+    phrase = _LABEL_PHRASES.get(field or "") if (field or "").split("_")[0] != noun else None
     return phrase.format(label) if phrase else render_value(label)
 
 
@@ -144,14 +121,14 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
         label = f" ({a.label})" if a.label and a.label.lower() != str(a.value).lower() else ""
         return f"{noun} {render_value(a.value)}{label}"
     if a.how == "entity":
-        called = _called(a.label_field, a.label)
+        called = _called(a.label_field, a.label, noun if not a.via else "")
         # the record whose name the user says: the entity's own, or one that points at it
         mine = a.owned if a.owned is not None else (a.via or a.kind) not in NOT_OWNED
         det = rng.choice(("the", "my")) if mine else "the"
         if not a.via:
             named = f"{det} {noun} {called}"
             return f"{named} {qualify(a.pairs, named_first=False)}" if a.pairs else named
-        if (named := _named_by_owner(noun, a.via, [(a.label_field, a.label)])) is not None:
+        if (named := named_by_owner(noun, a.via, [(a.label_field, a.label)])) is not None:
             return named
         owner = f"{det} {kind_noun(a.via)} {called}"
         if a.pairs:
@@ -162,12 +139,13 @@ def slot_text(a: ArgSpec, rng: random.Random) -> str | None:
     if a.how == "selector":
         if len(a.pairs) == 1 and a.pairs[0][0] in LABEL_FIELDS and not a.via:
             field, value = a.pairs[0]  # its name: "the budget 'Food'"
-            return f"the {noun} {_called(field, value) if isinstance(value, str) else said(value)}"
+            name = _called(field, value, noun) if isinstance(value, str) else said(value)
+            return f"the {noun} {name}"
         if a.via and a.kind in _SAID_AS_OWNER:  # "email the member 'Samir Horvath'"
             return f"the {kind_noun(a.via)} {qualify(a.pairs)}"
-        if a.via and (named := _named_by_owner(noun, a.via, a.pairs)) is not None:
+        if a.via and (named := named_by_owner(noun, a.via, a.pairs)) is not None:
             return named
-        if (booked := _BOOKED.get((noun, a.via))) and qualify(a.pairs).startswith(("for ", "on ")):
+        if (booked := BOOKED.get((noun, a.via))) and qualify(a.pairs).startswith(("for ", "on ")):
             return f"{booked} {qualify(a.pairs)}"  # "the hotel I booked for 729"
         if a.via:
             return via_phrase(noun, kind_noun(a.via), f"the {kind_noun(a.via)} {qualify(a.pairs)}")
@@ -213,7 +191,7 @@ _CONTAINERS = {**{k: "in" for k in ("calendar", "folder", "channel", "list", "pr
                "account": "for", "store": "at", "payment_method": "paying with",
                **{k: "with" for k in ("contact", "member", "user")}}
 _ROLES = {"from": "from", "source": "from", "to": "to", "target": "to", "destination": "to",
-          "parent": "under"}
+          "parent": "under", "owner": "owned by"}  # "owned by the same rep as the deal 'X'"
 
 
 _FIRST_SENTENCE = re.compile(r"^(.+?)(?:\.\s|;\s|\.$|$)", re.S)
@@ -296,12 +274,16 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
     ways = [w for w in phrasings(step.server, step.tool) if questions or not is_question(w)]
     rng.shuffle(ways)
     texts = {a.arg: t for a in step.args if (t := slot_text(a, rng)) is not None}
-    texts.update({arg: said(v) for arg, v in step.defaults.items()})
+    # a default that is on reads as a choice ("upcoming ones only"); one that is off goes
+    # unsaid: "... only if it overlaps nothing" for a call that sets nothing
+    texts.update({arg: said(v) for arg, v in step.defaults.items() if v})
+    spill = None  # a way that leaves values to append: only where none has slots for all
     for way in ways:
         text = fill(way, texts)
         if text is None:
             continue
-        if _WHEN.search(way) and DATED.search(text):
+        if (_WHEN.search(way) and DATED.search(text)) or (_PAID.search(way)
+                                                          and _FOR_AMOUNT.search(text)):
             continue  # "tell me when the meeting starting on June 19 ... is" answers itself
         if _MAKES_NEW.search(way) and any(a.how != "literal" for a in step.args
                                           if a.arg in _NEW_PATHS.get(step.tool, ())):
@@ -311,9 +293,13 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
                 and (r := render_arg(a, rng, extra=True)) is not None]
         if rest and not slots(way):  # "show me my own profile" says no one else's
             continue
-        if rest:  # after a comma: in brackets "(cuisine 'spanish')" read as a form's fields
-            text += ", " + _join(rest)
-        return _one_of(text)
+        if not rest:
+            return _one_of(text)
+        # "search for stocks, searching for 'Netflix'" when "look up the ticker for 'Netflix'"
+        # has the slot: appended values after a comma only as a last resort
+        spill = spill or _one_of(f"{text}, {_join(rest)}")
+    if spill is not None:
+        return spill
     args = [r for r in (render_arg(a, rng) for a in step.args) if r]
     head = intent(step, rng)
     if not args:
@@ -322,6 +308,8 @@ def step_phrase(step: StepSpec, rng: random.Random, questions: bool = False) -> 
 
 
 _WHEN = re.compile(r"\bwhen\b")
+_PAID = re.compile(r"\b(?:paid|cost|how much)\b")  # "what I paid for the order for 267"
+_FOR_AMOUNT = re.compile(r"\bfor \d")
 # tools whose call makes the path new only when the user names a new one
 _NEW_PATHS = {"touch": ("path",)}
 _MAKES_NEW = re.compile(r"\b(?:create|blank|empty|new)\b")

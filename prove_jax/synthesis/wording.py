@@ -18,9 +18,9 @@ from typing import Any
 
 from prove_jax.synthesis.schemas import LABEL_FIELDS, humanize
 
-__all__ = ["ANSWER_NOUNS", "DATED", "VAGUE", "bool_clause", "has_clause", "literal_clause",
-           "number", "qualify", "render_value", "said", "said_amount", "said_literal",
-           "spoken_choice", "via_phrase", "when"]
+__all__ = ["ANSWER_NOUNS", "BOOKED", "DATED", "VAGUE", "bool_clause", "has_clause",
+           "literal_clause", "named_by_owner", "number", "qualify", "render_value", "said",
+           "said_amount", "said_literal", "spoken_choice", "via_phrase", "when"]
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?"
                   r"(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -85,6 +85,8 @@ def said_literal(value: Any) -> str:
         return spoken
     if isinstance(value, str) and (m := _CLOCK.match(value)) and int(m.group(1)) < 24:
         return _clock(int(m.group(1)), m.group(2))  # '19:38' -> "7:38 pm"
+    if isinstance(value, str) and (m := _YEAR_MONTH.match(value)):
+        return f"{_MONTHS[int(m.group(2)) - 1]} {m.group(1)}"  # '2026-07' -> "July 2026"
     return said(value)
 
 
@@ -97,6 +99,7 @@ def said_amount(arg: str, value: Any) -> str | None:
 
 _LOCAL = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::00)?)?$")  # no offset
 _CLOCK = re.compile(r"^(\d{2}):([0-5]\d)$")
+_YEAR_MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _MONEY_ARG = re.compile(r"amount|price|limit|budget|cost|total|fee|balance|salary|revenue")
 
 _CODE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
@@ -342,8 +345,9 @@ _VIA_FORMS = {
     ("meeting", "recording"): "the meeting recorded in {o}",
     ("issue", "link"): "the issue {o} points to",
     ("list", "saved place"): "the list {o} is on",
-    # a CRM record's owner is the rep it is assigned to: "owned by whoever owns the deal 'X'"
-    **{("owner", k): "whoever owns {o}" for k in ("account", "contact", "deal", "lead")},
+    # a CRM record's owner is the rep it is assigned to: "owned by the same rep as the deal
+    # 'X'", not "owned by whoever owns the deal 'X'"
+    **{("owner", k): "the same rep as {o}" for k in ("account", "contact", "deal", "lead")},
 }
 
 
@@ -351,3 +355,32 @@ def via_phrase(noun: str, owner_noun: str, owner: str) -> str:
     """A record named through the one that points at it (`owner`, its whole noun phrase)."""
     form = _VIA_FORMS.get((noun, owner_noun))
     return form.format(o=owner) if form else f"the {noun} of {owner}"
+
+
+# An owner whose label is the target's own name ("the reservation at The Azure Inn", "the
+# item 'Insulated Water Bottle'"): the user says that name and how they know it, not "the
+# hotel the reservation at The Azure Inn is at". Keyed (owner's field, noun, owner kind).
+_NAMED_BY_OWNER = {
+    ("hotel_name", "hotel", "reservation"): "{name} (the hotel I booked)",
+    ("hotel_name", "place", "reservation"): "{name} (the hotel I booked)",
+    ("store_name", "store", "reservation"): "{name} (the store holding my reservation)",
+    ("product_name", "product", "reservation"): "{quoted} (the product I reserved)",
+    # an order or cart line carries its product's name
+    **{(field, "product", "item"): "the product {quoted}" for field in ("name", "product_name")},
+}
+
+
+# the same owner singled out by its price or date: "the hotel I booked for 729", not "the
+# hotel the reservation for 729 is at"
+BOOKED = {("hotel", "reservation"): "the hotel I booked",
+          ("place", "reservation"): "the hotel I booked"}
+
+
+def named_by_owner(noun: str, via: str, pairs: list[tuple[str | None, Any]]) -> str | None:
+    """The target said by its own name when a field of its owner is that name; whatever
+    else singles the owner out does not change which record the target is."""
+    for field, value in pairs:
+        form = _NAMED_BY_OWNER.get((field, noun, via))
+        if form and isinstance(value, str):
+            return form.format(name=value, quoted=render_value(value))
+    return None

@@ -145,3 +145,21 @@ def test_the_one_of_that_record_needs_a_record_the_step_returned_as_such():
     listed = {"folder_id": "inbox", "emails": [email]}
     f = Filled("bo@y.com", "derived", kind="@email", from_step=0, element=email)
     assert arg_spec("to", f, [_step({}, listed)], 1).how == "back"
+
+
+def test_a_record_is_singled_out_by_its_name_and_then_by_what_tells_namesakes_apart():
+    # two cafes share the name: "the place 'Cafe Juniper' in Berlin", not "the place in Berlin"
+    cafes = _step({"query": "Cafe Juniper"}, {"places": [
+        {"place_id": "pl_k7qm2x", "name": "Cafe Juniper", "city": "Berlin"},
+        {"place_id": "pl_p3hv9t", "name": "Cafe Juniper", "city": "Lisbon"}]})
+    other = _step({"query": "x"}, {"results": []})
+    place = Filled("pl_k7qm2x", "derived", kind="place", from_step=0,
+                   element=cafes.payload["places"][0])
+    spec = arg_spec("place_id", place, [cafes, other], 2)
+    assert (spec.how, spec.pairs) == ("selector", [("name", "Cafe Juniper"), ("city", "Berlin")])
+    # a record with no name keeps what tells it apart
+    orders = _step({}, {"orders": [{"order_id": "ord_k7qm2x", "total": 267},
+                                   {"order_id": "ord_p3hv9t", "total": 140}]})
+    order = Filled("ord_k7qm2x", "derived", kind="order", from_step=0,
+                   element=orders.payload["orders"][0])
+    assert arg_spec("order_id", order, [orders, other], 2).pairs == [("total", 267)]

@@ -108,8 +108,9 @@ def test_a_record_named_through_another_says_how_they_are_linked():
     assert via_phrase("seller", "listing", "that listing") == "the seller of that listing"
     # a venue's place on the map is the venue itself
     assert via_phrase("place", "restaurant", "that restaurant") == "that restaurant"
-    # a rep, not a person the record is about: "owned by whoever owns the deal 'X'"
-    assert via_phrase("owner", "deal", "the deal 'API tier'") == "whoever owns the deal 'API tier'"
+    # a rep, not a person the record is about: "owned by the same rep as the deal 'X'"
+    assert via_phrase("owner", "deal", "the deal 'API tier'") == \
+        "the same rep as the deal 'API tier'"
 
 
 def test_a_date_or_a_local_time_is_given_in_words_and_an_offset_stays_exact():
@@ -144,6 +145,8 @@ def test_an_enum_code_the_schema_lists_is_said_in_words():
 def test_times_of_day_and_sums_read_as_a_person_says_them():
     assert said_literal("19:38") == "7:38 pm" and said_literal("00:05") == "12:05 am"
     assert said_literal("25:10") == "'25:10'"  # no time of day: said as it is
+    assert said_literal("2026-07") == "July 2026"  # a budget's month, not "for '2026-07'"
+    assert said_literal("2026-13") == "'2026-13'"
     assert said_amount("amount", 71.7) == "71.70" and said_amount("max_price", 9.5) == "9.50"
     assert said_amount("amount", 60.0) is None and said_amount("quantity", 2.5) is None
     # a budget's limit is a sum, not a page size: no "at most 75 of them"

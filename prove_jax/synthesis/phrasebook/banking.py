@@ -93,7 +93,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "arrange for {amount} to go from {from_account_id}[ to {payee_id}][ to {to_account_id}]"
         " on {start_date}[ with the memo {memo}]",
         "plan a payment of {amount} out of {from_account_id}[ into {to_account_id}]"
-        "[ first running {start_date}][ and repeating {frequency}]",
+        "[ first running {start_date}][, repeating {frequency}]",
     ),
     "search_transactions": (
         "search my transactions for {query}[ on {account_id}]",

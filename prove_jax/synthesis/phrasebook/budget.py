@@ -10,9 +10,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "contribute_to_savings_goal": (
         "record a {action} of {amount} on {goal_id}",
-        "move {amount} for {goal_id}[, action {action}]",
-        "update {goal_id} by {amount}[ ({action})]",
-        "adjust the savings in {goal_id}[ by {amount}][ as a {action}]",
+        "{action} {amount} for {goal_id}",
+        "put {amount} toward {goal_id}",
+        "adjust the savings in {goal_id} with a {action} of {amount}",
     ),
     "create_budget": (
         "set a budget of {limit} for {category_id} in {month}",

@@ -100,7 +100,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "update_event": (
         "rename {event_id} to {title}",
-        "change {event_id}[ to start at {start}][ and end at {end}][ with the location {location}]",
+        "change {event_id}[ to start at {start}][, ending at {end}][ with the location {location}]",
         "update {event_id}[ with the description {description}][, repeating {recurrence}]",
         "edit {event_id}[: new title {title}][, new location {location}]"
         "[ {allow_overlap?even if it overlaps something|only if it overlaps nothing}]",

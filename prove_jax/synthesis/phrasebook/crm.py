@@ -92,16 +92,17 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "[ (first {limit})]",
     ),
     "update_contact": (
-        "update the details of {contact_id}[ with the title {title}][ and phone number {phone}]",
+        "update the details of {contact_id}[ with the title {title}]"
+        "[, setting the phone number to {phone}]",
         "edit {contact_id}[, setting the lifecycle stage to {lifecycle_stage}]"
-        "[ and handing them to {owner_id}]",
+        "[, handing them to {owner_id}]",
         "fix the record for {contact_id}[ so the phone is {phone}][, with the job title {title}]",
         "change {contact_id} in the CRM[: stage {lifecycle_stage}][, owned by {owner_id}]",
     ),
     "update_deal": (
-        "update {deal_id}[ so it's worth {amount}][ and closes on {close_date}]",
+        "update {deal_id}[ so it's worth {amount}][, closing on {close_date}]",
         "edit {deal_id}[: rename it {name}][, move the close date to {close_date}]",
-        "change {deal_id}[, setting the next step to {next_step}][ and reassigning it to"
+        "change {deal_id}[, setting the next step to {next_step}][, reassigning it to"
         " {owner_id}]",
         "revise {deal_id}[ with {primary_contact_id} as the main contact][, amount {amount}]",
     ),
@@ -113,7 +114,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "update_task": (
         "update {task_id}[ so it's due {due_date}][ with {priority} priority]"
-        "[ and marked {status}]",
+        "[, marked {status}]",
         "change {task_id}[: status {status}][, due {due_date}]",
         "edit {task_id}[ and hand it to {assignee_id}][ with the notes {notes}]",
         "set {task_id} to {status}",

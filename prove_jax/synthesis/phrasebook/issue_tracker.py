@@ -54,10 +54,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "pull up {sprint_id} and its work, most urgent first",
     ),
     "link_issues": (
-        "link {issue_id} to {target_issue_id} with the relation {link_type}",
+        "link {issue_id} to {target_issue_id}: it {link_type} that one",
         "record that {issue_id} {link_type} {target_issue_id}",
-        "connect {issue_id} and {target_issue_id}[ as {link_type}]",
-        "add a {link_type} link from {issue_id} to {target_issue_id}",
+        "mark that {issue_id} {link_type} {target_issue_id}",
+        "note on {issue_id} that it {link_type} {target_issue_id}",
     ),
     "list_projects": (
         "show me all the projects I can see",
@@ -121,9 +121,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "push {issue_id} along to {status}[ with the note {comment}]",
     ),
     "update_issue": (
-        "update {issue_id}[ with the title {title}][ and priority {priority}]",
+        "update {issue_id}[ with the title {title}][, setting the priority to {priority}]",
         "change the priority of {issue_id} to {priority}",
-        "edit {issue_id}[ so it's due {due_date}][ and estimated at {story_points} points]",
+        "edit {issue_id}[ so it's due {due_date}][, estimated at {story_points} points]",
         "add the labels {add_labels} to {issue_id}[ and remove {remove_labels}]",
         "rewrite the description of {issue_id} as {description}",
     ),

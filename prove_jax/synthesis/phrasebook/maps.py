@@ -43,7 +43,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "look up the address, rating and phone number of {place_id}",
     ),
     "get_place_reviews": (
-        "show me reviews of {place_id}[ sorted by {sort}]",
+        "show me reviews of {place_id}[, {sort} first]",
         "what are people saying about {place_id}",
         "read me the reviews for {place_id}[ with at least {min_rating} stars]"
         "[ (just {limit} of them)]",

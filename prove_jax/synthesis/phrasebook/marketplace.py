@@ -55,9 +55,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "respond_to_offer": (
         "go ahead and {action} {offer_id}",
-        "deal with {offer_id}, my decision is {action}",
-        "respond to {offer_id} with {action}",
-        "my answer to {offer_id} is {action}",
+        "deal with {offer_id}: {action} it",
+        "respond to {offer_id}, I want to {action} it",
+        "my answer to {offer_id} is to {action} it",
     ),
     "search_listings": (
         "search for {query}[ in {city}][ under {max_price}]",
@@ -74,7 +74,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "update_listing": (
         "change the price of {listing_id} to {price}",
         "rename {listing_id} to {title}",
-        "update {listing_id}[ with the title {title}][ and the description {description}]",
+        "update {listing_id}[ with the title {title}][, setting the description to {description}]",
         "edit {listing_id}[: new price {price}][, new title {title}]",
     ),
 }

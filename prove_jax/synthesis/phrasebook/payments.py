@@ -42,10 +42,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "get {contact_id} to pay me {amount}[ for {note}]",
     ),
     "respond_to_request": (
-        "respond to {request_id} with {action}[ using {method_id}]",
-        "reply to {request_id}[ with {action}][, paying from {method_id}]",
+        "{action} {request_id}[ using {method_id}]",
+        "answer {request_id}: {action} it[, paying from {method_id}]",
         "deal with {request_id}, I want to {action} it",
-        "answer {request_id} by choosing {action}[ and pay with {method_id}]",
+        "go ahead and {action} {request_id}[ with {method_id}]",
     ),
     "search_contacts": (
         "find {query} in my contacts",

@@ -17,7 +17,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "tell me which shops[ in {city}] have {product_id} right now",
         "show me stores[ in {city}] that are open at {open_at}",
         "look for branches[ in {city}]"
-        "[ {pickup_only?that offer click and collect|whether or not they offer click and collect}]"
+        "[ {pickup_only?that offer click and collect|}]"
         "[ (just the first {limit})]",
     ),
     "get_loyalty_account": (

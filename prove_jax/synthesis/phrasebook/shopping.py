@@ -92,7 +92,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "find me {query}[ between {min_price} and {max_price}][ sorted by {sort}]",
         "look for products in {category}[ rated at least {min_rating}]"
         "[, {in_stock_only?only what's in stock|in stock or not}]",
-        "browse the catalog[ for {query}][ in {category}][ up to {max_price}]"
+        "browse the catalog[ for {query}][ in {category}][ priced up to {max_price}]"
         "[ (just the first {limit})]",
     ),
     "track_shipment": (

@@ -57,7 +57,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "share {post_id} with my followers",
         "boost {post_id} to my followers",
         "reshare {post_id}",
-        "pass {post_id} on to everyone who follows me",
+        "pass {post_id} along to everyone who follows me",
     ),
     "search_posts": (
         "search posts[ for {query}][ tagged {hashtag}]",
@@ -82,10 +82,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "take back my like on {post_id}",
     ),
     "update_profile": (
-        "update my profile[ with the name {display_name}][ and bio {bio}]",
-        "edit my profile[ so my location is {location}][ and my website is {website}]",
+        "update my profile[ with the name {display_name}][, setting my bio to {bio}]",
+        "edit my profile[ so my location is {location}][, with my website as {website}]",
         "refresh my profile details[: name {display_name}][, bio {bio}][, location {location}]"
         "[, website {website}]",
-        "tweak my account info[, putting {location} as my location][ and {bio} as my bio]",
+        "tweak my account info[, putting {location} as my location][, putting {bio} as my bio]",
     ),
 }

@@ -78,6 +78,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "find stocks[ matching {query}]",
         "look up the ticker for {query}",
         "search for stocks[ in the {sector} sector][ priced between {min_price} and {max_price}]",
-        "show me stocks[ priced at least {min_price}][ and at most {max_price}][ (first {limit})]",
+        "show me stocks[ priced at least {min_price}][ no pricier than {max_price}]"
+        "[ (first {limit})]",
     ),
 }
