@@ -124,6 +124,11 @@ TOOL_TEXT: dict[tuple[str, str], tuple[str, ...]] = {
                                       "Ready for review.", "Cannot reproduce anymore."),
     ("log_work", "note"): ("Investigated the root cause.", "Wrote the fix and tests.",
                            "Code review.", "Reproduced the bug locally."),
+    # a new email's subject is the user's own, not one of the inbox's ("Welcome to the team,
+    # Emma!" on a note to Priya)
+    **{(tool, "subject"): ("Quick question", "Follow-up", "Meeting notes", "Project update",
+                           "Schedule change", "Slides for Thursday")
+       for tool in ("send_email", "create_draft")},
     # crm
     ("log_activity", "subject"): ("Pricing follow-up call", "Demo recap", "Contract questions",
                                   "Intro meeting"),

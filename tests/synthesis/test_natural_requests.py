@@ -449,3 +449,17 @@ def test_a_crm_owner_without_a_slot_is_said_as_who_owns_the_record():
 
     rep = ArgSpec("owner_id", "p_qew3pb", "back", "owner", via="deal")
     assert render_arg(rep, random.Random(0), extra=True) == "owned by the same rep as that deal"
+
+
+def test_a_choice_left_to_ask_keeps_the_tools_own_wording():
+    # "place a buy or sell order, the stock 'BA' and quantity 3" read the tool's description
+    side = ArgSpec("side", "buy", "withheld")
+    qty, stock = ArgSpec("quantity", 3, "literal"), ArgSpec("symbol", "BA", "literal")
+    ask = StepSpec("place_order", "trading", "Place a buy or sell order.", False,
+                   [side, qty, stock])
+    texts = {step_phrase(ask, random.Random(s)) for s in range(8)}
+    assert texts == {"place an order for 3 shares of 'BA'"}, texts
+    # said: a phrasing with a slot for it, never the one that leaves it out
+    said = StepSpec("place_order", "trading", "Place a buy or sell order.", False,
+                    [ArgSpec("side", "buy", "literal", choice=True), qty, stock])
+    assert all("buy" in step_phrase(said, random.Random(s)) for s in range(16))

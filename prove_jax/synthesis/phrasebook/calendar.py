@@ -92,6 +92,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "reply {response} to {invitation_id}[ and put it in {calendar_id}]",
         "answer {invitation_id}: {response}",
         "mark my answer to {invitation_id} as {response}",
+        "answer {invitation_id}",  # which answer left to ask
     ),
     "search_events": (
         "search for {query}[ in {calendar_id}]",

@@ -38,7 +38,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "create_scene": (
         "save the current settings of {device_ids} in {home_id} as a scene called {name}",
         "create a scene named {name} for {home_id} from how {device_ids} are set right now",
-        "remember the way {device_ids} are set up as {name} in {home_id}",
+        "keep the settings of {device_ids} as the scene {name} in {home_id}",
     ),
     "delete_automation": (
         "delete {automation_id}",

@@ -58,6 +58,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "deal with {offer_id}: {action} it",
         "respond to {offer_id}, I want to {action} it",
         "my answer to {offer_id} is to {action} it",
+        "respond to {offer_id}",  # accept or decline left to ask
     ),
     "search_listings": (
         "search for {query}[ in {city}][ under {max_price}]",

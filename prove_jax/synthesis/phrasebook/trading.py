@@ -67,6 +67,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "put in a {side} order for {quantity} shares of {symbol}"
         "[ with a limit price of {limit_price}]",
         "place a {side} order for[ {quantity} shares of] {symbol}",
+        "place an order for {quantity} shares of {symbol}",  # buy or sell left to ask
     ),
     "remove_from_watchlist": (
         "remove {symbol} from my watchlist",

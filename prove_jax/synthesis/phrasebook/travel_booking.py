@@ -6,6 +6,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "put {bags} extra bags on {booking_id}[, charging {payment_method_id}]",
         "include {bags} checked bags in {booking_id}[ paid with {payment_method_id}]",
         "let me check in {bags} more bags on {booking_id}",
+        "add checked bags to {booking_id}",  # how many left to ask
     ),
     "book_hotel": (
         "book a {room_type} room at {hotel_id} from {check_in} to {check_out}"
@@ -16,6 +17,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "[, paying with {payment_method_id}]",
         "book a stay at {hotel_id} in a {room_type} room, {check_in} through {check_out},"
         " on {payment_method_id}[ for {guests} people]",
+        "book a room at {hotel_id} from {check_in} to {check_out}, paid with"
+        " {payment_method_id}[ for {guests} guests]",
     ),
     "cancel_booking": (
         "cancel {booking_id}[ because of {reason}]",
