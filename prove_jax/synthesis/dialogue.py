@@ -19,7 +19,7 @@ from prove_jax.synthesis.graph import ToolNode
 from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
 from prove_jax.synthesis.references import owner_holds_one, seen_selector, singles_out
-from prove_jax.synthesis.schemas import describe, key_of, naming, schema_types
+from prove_jax.synthesis.schemas import key_of, naming, schema_types, single_out
 
 __all__ = ["ArgSpec", "DialogueSpec", "Shaped", "StepSpec", "TurnSpec", "foreign_spec",
            "shape"]
@@ -114,7 +114,7 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
         via = owner[1] if owner and owner[1] != f.kind and not owner[1].startswith("@") \
             else None
         if f.siblings > 1 and f.element is not None:
-            pairs = describe(f.element, f.others or [])
+            pairs = single_out(f.element, f.others or [])
             # the pairs single the owner record out among its siblings, so only the
             # owner's own ambiguity is left to rule out
             if pairs and (via is None or owner_holds_one(f)):

@@ -10,14 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from prove_jax.synthesis.records import Filled, StepRecord
-from prove_jax.synthesis.schemas import (
-    LABEL_FIELDS,
-    describe,
-    entity_kind,
-    key_of,
-    naming,
-    walk_records,
-)
+from prove_jax.synthesis.schemas import entity_kind, key_of, single_out, walk_records
 
 __all__ = ["owner_holds_one", "seen_selector", "singles_out"]
 
@@ -185,10 +178,4 @@ def seen_selector(f: Filled, steps: list[StepRecord], at: int) -> list[tuple[str
     if f.value not in records or set(records) != _seen(steps[:at], prefix):
         return None
     mine = records[f.value]
-    others = [r for i, r in records.items() if i != f.value]
-    # by its name where it has one: "the place 'Cafe Juniper' in Berlin" when two share the
-    # name, not "the place in Berlin"
-    label = next(((k, mine[k]) for k in LABEL_FIELDS if isinstance(mine.get(k), str)
-                  and 0 < len(mine[k]) <= 80), None)
-    named = naming(mine, [mine, *others], label) if label else None
-    return named or describe(mine, [mine, *others])
+    return single_out(mine, [mine, *(r for i, r in records.items() if i != f.value)])

@@ -29,6 +29,7 @@ __all__ = [
     "out_fields",
     "record_fields",
     "schema_types",
+    "single_out",
     "strip_enums",
     "values_of_kind",
     "walk_records",
@@ -253,6 +254,16 @@ def naming(element: dict, records: list, label: tuple[str, str]) -> list[tuple[s
         return [label]
     extra = describe(element, same)
     return [label, *extra] if extra else None
+
+
+def single_out(element: dict, siblings: list) -> list[tuple[str, Any]] | None:
+    """What singles `element` out among `siblings`, its name first where it has one: "the
+    place 'Cafe Juniper' in Berlin" where two places share the name, not "the place in
+    Berlin"; a record with no name by what tells it apart ("the order for 267")."""
+    label = next(((k, element[k]) for k in LABEL_FIELDS if isinstance(element.get(k), str)
+                  and 0 < len(element[k]) <= 80), None)
+    named = naming(element, siblings, label) if label else None
+    return named or describe(element, siblings)
 
 
 def values_of_kind(record: dict, kind: str) -> set[str]:

@@ -163,3 +163,17 @@ def test_a_record_is_singled_out_by_its_name_and_then_by_what_tells_namesakes_ap
     order = Filled("ord_k7qm2x", "derived", kind="order", from_step=0,
                    element=orders.payload["orders"][0])
     assert arg_spec("order_id", order, [orders, other], 2).pairs == [("total", 267)]
+
+
+def test_one_of_a_steps_listed_records_is_named_before_it_is_described():
+    places = [{"place_id": "pl_k7qm2x", "name": "Cafe Juniper", "city": "Berlin"},
+              {"place_id": "pl_p3hv9t", "name": "Cafe Juniper", "city": "Lisbon"},
+              {"place_id": "pl_w4nd8r", "name": "Olive Bakery", "city": "Madrid"}]
+    listed = _step({"query": "cafe"}, {"places": places})
+    pick = Filled("pl_k7qm2x", "derived", kind="place", from_step=0, element=places[0],
+                  siblings=3, others=places)
+    spec = arg_spec("place_id", pick, [listed], 1)
+    assert (spec.how, spec.pairs) == ("selector", [("name", "Cafe Juniper"), ("city", "Berlin")])
+    olive = Filled("pl_w4nd8r", "derived", kind="place", from_step=0, element=places[2],
+                   siblings=3, others=places)
+    assert arg_spec("place_id", olive, [listed], 1).pairs == [("name", "Olive Bakery")]
