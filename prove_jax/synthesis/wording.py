@@ -211,7 +211,9 @@ _LITERAL_FORMS = {
     "since": ("since {v}",), "until": ("until {v}",), "due_date": ("due {v}",),
     "due_before": ("due before {v}",), "valid_until": ("valid until {v}",),
     "name": ("named {v}",), "location": ("at {v}",), "min_rating": ("rated at least {v}",),
-    "max_price": ("under {v}",), "min_price": ("from {v} up",), "min_amount": ("of at least {v}",),
+    "max_price": ("under {v}",), "min_price": ("priced at least {v}",),
+    "min_amount": ("of at least {v}",), "min_stars": ("with at least {v} stars",),
+    "open_at": ("open at {v}",),
     "max_amount": ("of at most {v}",), "guest_name": ("for the guest {v}",),
     "passenger_name": ("for the passenger {v}",), "check_in": ("checking in {v}",),
     "check_out": ("checking out {v}",), "payment_method": ("paying by {v}",),
@@ -291,6 +293,9 @@ def _forms(arg: str, value: Any) -> tuple[str, ...] | None:
         return None
     if arg in _LITERAL_FORMS:
         return _LITERAL_FORMS[arg]
+    bound, _, rest = arg.partition("_")  # "with the seats at least 2", not "with the min seats"
+    if bound in ("min", "max") and rest:
+        return (f"with the {humanize(rest)} at {'least' if bound == 'min' else 'most'} {{v}}",)
     head, _, end = arg.rpartition("_")  # a range's bound: "with the close date on or before"
     if head and end in ("from", "to"):
         dated = isinstance(value, str) and _ISO.match(value) is not None

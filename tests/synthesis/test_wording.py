@@ -180,3 +180,11 @@ def test_a_step_never_asks_what_its_own_words_already_say():
     change = StepSpec("update_meeting", "video_meeting", "Update a meeting.", False,
                       [meeting, agenda])
     assert all("reschedule" not in step_phrase(change, random.Random(s)) for s in range(40))
+
+
+def test_lower_and_upper_bounds_read_as_bounds_not_field_names():
+    assert literal_clause("min_stars", "4", random.Random(0)) == "with at least 4 stars"
+    assert literal_clause("min_price", "20", random.Random(0)) == "priced at least 20"
+    assert literal_clause("open_at", "June 15 at 2:00 pm", random.Random(0)) == \
+        "open at June 15 at 2:00 pm"
+    assert literal_clause("max_seats", "6", random.Random(0)) == "with the seats at most 6"
