@@ -329,7 +329,7 @@ _VIA_FORMS = {
     ("budget", "category"): "the budget for {o}",
     ("category", "expense"): "the category {o} is filed under",
     ("account", "transaction"): "the account {o} went through",
-    ("account", "card"): "the account {o} is linked to",
+    ("account", "card"): "the account linked to {o}",
     ("post", "comment"): "the post {o} is on", ("issue", "comment"): "the issue {o} is on",
     ("product", "reservation"): "the product {o} is for", ("product", "item"): "the product in {o}",
     ("store", "reservation"): "the store {o} is at",
@@ -346,7 +346,8 @@ _VIA_FORMS = {
     ("home", "automation"): "the home {o} belongs to",
     ("vehicle", "appointment"): "the vehicle {o} is for",
     ("project", "sprint"): "the project {o} belongs to",
-    ("folder", "email"): "the folder {o} is in",
+    # "file it into the same folder as the email 'X'", not "the folder the email ... is in"
+    ("folder", "email"): "the same folder as {o}",
     ("meeting", "recording"): "the meeting recorded in {o}",
     ("issue", "link"): "the issue {o} points to",
     ("list", "saved place"): "the list {o} is on",

@@ -188,3 +188,10 @@ def test_lower_and_upper_bounds_read_as_bounds_not_field_names():
     assert literal_clause("open_at", "June 15 at 2:00 pm", random.Random(0)) == \
         "open at June 15 at 2:00 pm"
     assert literal_clause("max_seats", "6", random.Random(0)) == "with the seats at most 6"
+
+
+def test_a_folder_or_account_named_through_a_record_reads_without_a_trailing_preposition():
+    assert via_phrase("folder", "email", "the email 'Plans'") == \
+        "the same folder as the email 'Plans'"
+    assert via_phrase("account", "card", "the card ending in 0676") == \
+        "the account linked to the card ending in 0676"
