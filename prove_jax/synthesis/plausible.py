@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from prove_jax.synthesis.records import StepRecord
+from prove_jax.synthesis.references import every_string
 from prove_jax.synthesis.schemas import key_of, walk_records
 from prove_jax.synthesis.textbanks import LEGAL_FORMS
 
@@ -128,15 +129,6 @@ def _strings(value: Any) -> Iterator[str]:
             yield v
 
 
-def _every_string(value: Any) -> Iterator[str]:
-    """The strings anywhere in a value, nested records and lists included."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict | list):
-        for v in value.values() if isinstance(value, dict) else value:
-            yield from _every_string(v)
-
-
 def _records(steps: list[StepRecord]) -> Iterator[dict]:
     for step in steps:
         yield from walk_records(step.payload)
@@ -161,10 +153,10 @@ def _created(steps: list[StepRecord]) -> set[str]:
     out: set[str] = set()
     seen: set[str] = set()
     for step in steps:
-        given = set(_every_string(step.args))
+        given = set(every_string(step.args))
         if not step.node.read_only:
             out |= _made(step) - seen - given
-        seen |= given | set(_every_string(step.payload))
+        seen |= given | set(every_string(step.payload))
     return out
 
 

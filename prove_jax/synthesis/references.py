@@ -12,7 +12,7 @@ from typing import Any
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import entity_kind, key_of, single_out, walk_records
 
-__all__ = ["owner_holds_one", "seen_selector", "singles_out"]
+__all__ = ["every_string", "owner_holds_one", "seen_selector", "singles_out"]
 
 
 def _id_prefix(value: Any) -> str | None:
@@ -22,21 +22,22 @@ def _id_prefix(value: Any) -> str | None:
     return None
 
 
-def _strings(value: Any) -> Iterator[str]:
+def every_string(value: Any) -> Iterator[str]:
+    """The strings anywhere in a value, nested records and lists included."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _strings(v)
+            yield from every_string(v)
     elif isinstance(value, list):
         for v in value:
-            yield from _strings(v)
+            yield from every_string(v)
 
 
 def _seen(steps: list[StepRecord], prefix: str) -> set[str]:
     """Every id with `prefix` the conversation has shown by these steps: in their arguments
     (what the user said) and their outputs."""
-    return {s for step in steps for part in (step.args, step.payload) for s in _strings(part)
+    return {s for step in steps for part in (step.args, step.payload) for s in every_string(part)
             if s.startswith(prefix)}
 
 
@@ -124,7 +125,7 @@ def _records(step: StepRecord, prefix: str) -> set[str]:
 
 def _said(step: StepRecord, prefix: str) -> set[str]:
     """Ids with `prefix` a step's arguments name: what the user asked it to act on."""
-    return {s for s in _strings(step.args) if s.startswith(prefix)}
+    return {s for s in every_string(step.args) if s.startswith(prefix)}
 
 
 def _own_key(f: Filled) -> bool:
@@ -141,7 +142,7 @@ def owner_holds_one(f: Filled) -> bool:
         return False
     prefix = _id_prefix(f.value)
     if prefix is not None:
-        return {s for s in _strings(f.element) if s.startswith(prefix)} == {f.value}
+        return {s for s in every_string(f.element) if s.startswith(prefix)} == {f.value}
     if not isinstance(f.value, str):
         return True  # not a string: nothing to mistake it for
     return bool(f.kind) and _kind_values(f.element, f.kind, f.value) == {f.value}
