@@ -15,11 +15,17 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from prove_jax.synthesis.gaps import gap_options
 from prove_jax.synthesis.graph import ToolNode
 from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.records import Filled, Plan, StepRecord
-from prove_jax.synthesis.references import owner_holds_one, seen_selector, singles_out
-from prove_jax.synthesis.schemas import key_of, naming, schema_types, single_out
+from prove_jax.synthesis.references import (
+    name_on_owner,
+    owner_holds_one,
+    seen_selector,
+    singles_out,
+)
+from prove_jax.synthesis.schemas import key_of, naming, single_out
 
 __all__ = ["ArgSpec", "DialogueSpec", "Shaped", "StepSpec", "TurnSpec", "foreign_spec",
            "shape"]
@@ -113,6 +119,8 @@ def arg_spec(arg: str, f: Filled, steps: list[StepRecord], at: int | None = None
         owner = key_of(f.element) if isinstance(f.element, dict) else None
         via = owner[1] if owner and owner[1] != f.kind and not owner[1].startswith("@") \
             else None
+        if via and (named := name_on_owner(f)):  # "the category 'Groceries'"
+            return ArgSpec(arg, f.value, "selector", f.kind, pairs=named, via=via)
         if f.siblings > 1 and f.element is not None:
             pairs = single_out(f.element, f.others or [])
             # the pairs single the owner record out among its siblings, so only the
@@ -195,52 +203,6 @@ def _split(items: list[int], n: int, rng: random.Random) -> list[list[int]]:
         if max(map(len, parts)) <= MAX_ASKS_PER_TURN or len(items) > n * MAX_ASKS_PER_TURN:
             break
     return parts
-
-
-# what a search looks for: nobody asks to "look up the contact" without saying whom
-SEARCH_TEXT = frozenset(("query", "q", "search", "keyword", "keywords", "pattern", "text_query"))
-
-
-def _gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:
-    """Values a user must state and could forget: required by the tool (without an optional
-    one, such as a `limit` or a filter, the call is still valid, so asking for it would be
-    the wrong habit), not a yes/no flag, and either stated by the user or an entity the user
-    names for a look-up of its own ("which payee?" - "Maya Wang"), not taken from an output."""
-    required = set(step.node.required)
-    return [a for a, f in step.filled.items() if a in required and a not in SEARCH_TEXT
-            and (f.user_sourced or _named_for_lookup(f, step, steps))
-            and not isinstance(f.value, bool) and not _unheld_id(a, f)
-            and "boolean" not in schema_types(step.node.properties.get(a, {}))]
-
-
-def _gap_options(part: list[int], steps: list[StepRecord]) -> list[tuple[int, str]]:
-    """(step, argument) pairs of `part` a clarification could withhold."""
-    return [(i, a) for i in part for a in _gap_args(steps[i], steps)
-            if not _said_elsewhere(steps, i, steps[i].args[a])]
-
-
-def _unheld_id(arg: str, f: Filled) -> bool:
-    """An id the user would have to quote in the answer ("it's 'itm_yjs68j'") though no
-    user holds it: a row saying so is dropped (`quotes_internal_id`), so it is no gap."""
-    values = f.value if isinstance(f.value, list) else [f.value]
-    id_like = bool(f.kind) or arg == "id" or arg.endswith(("_id", "_ids"))
-    return f.user_sourced and id_like and not str(f.kind or "").startswith("@") and any(
-        isinstance(v, str) and not user_holds(v) for v in values)
-
-
-def _said_elsewhere(steps: list[StepRecord], i: int, value: Any) -> bool:
-    """Does another step take the same value? Then the user states it there, and asking
-    for it would be asking for what was already said."""
-    return any(value in (s.args or {}).values() for j, s in enumerate(steps) if j != i
-               and not s.lookup)
-
-
-def _named_for_lookup(f: Filled, step: StepRecord, steps: list[StepRecord]) -> bool:
-    """Is `f` an entity the user names, found by a look-up that serves only this step?"""
-    if f.from_step is None or not steps[f.from_step].lookup or f.entity is None \
-            or f.entity.label is None:
-        return False
-    return not any(f.from_step in s.deps for s in steps if s is not step)
 
 
 def _turns(parts: list[list[int]], steps: list[StepRecord], gap: tuple[int, str] | None,
@@ -347,16 +309,16 @@ def _shape(plan: Plan, steps: list[StepRecord], min_chain: int, max_turns: int,
                 continue
             parts = _split(chain_ids, n_parts, rng)
             target = parts[0] if attempt else parts[-1]
-            options = _gap_options(target, steps)
+            options = gap_options(target, steps)
             if not options and attempt and n_parts > 1:
                 # the first turn takes the steps up to the earliest one with something to
                 # ask about, where it holds no more asks than a person makes at once
                 ask = next((k for k, i in enumerate(chain_ids[:MAX_ASKS_PER_TURN])
-                            if _gap_options([i], steps)), None)
+                            if gap_options([i], steps)), None)
                 if ask is not None and ask + 1 < len(chain_ids):
                     parts = [chain_ids[:ask + 1],
                              *_split(chain_ids[ask + 1:], n_parts - 1, rng)]
-                    options = _gap_options(parts[0], steps)
+                    options = gap_options(parts[0], steps)
             if options:
                 gap = rng.choice(options)
                 parts = _with_lookups(parts, steps)

@@ -7,6 +7,7 @@ before it is sent (the state machine's "malformed call" branch).
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 import re
 import string
@@ -15,8 +16,8 @@ from typing import Any
 from prove_jax.synthesis.schemas import json_type, schema_types
 from prove_jax.synthesis.textbanks import TOOL_TEXT
 
-__all__ = ["TOOL_TEXT", "check_value", "date_format", "gen_date", "gen_number", "gen_text",
-           "sample_regex"]
+__all__ = ["OFFERED_AGAINST", "TOOL_TEXT", "check_value", "date_format", "gen_date", "gen_number",
+           "gen_text", "offer_below", "sample_regex"]
 
 TEXT: dict[str, tuple[str, ...]] = {
     "note": ("dinner", "rent share", "concert tickets", "groceries", "birthday gift",
@@ -67,6 +68,10 @@ TEXT: dict[str, tuple[str, ...]] = {
 # some hundred times its dollar figure (a coffee costs ~600 yen), so USD-like draws are scaled.
 ZERO_DECIMAL_CURRENCIES = frozenset({"JPY", "KRW", "VND", "CLP", "ISK", "PYG", "UGX"})
 ZERO_DECIMAL_SCALE = 100
+# An amount offered against a record's price stands to it: a little under the asking price,
+# rounded as a person rounds (a reading found 5000 offered on a listing priced 48,000). Keyed
+# tool -> (argument, the priced record's field).
+OFFERED_AGAINST = {"make_offer": ("amount", "price")}
 QUERY_LIKE = ("query", "pattern", "contains", "name_contains", "keyword", "search", "find", "q")
 
 
@@ -153,6 +158,13 @@ def gen_number(name: str, schema: dict, rng: random.Random, integer: bool,
     if hi is not None and v > hi:
         v = hi
     return int(v) if integer else float(v)
+
+
+def offer_below(price: float, rng: random.Random) -> float:
+    """A round offer 8-25% under `price`, never above it."""
+    step = 10 ** max(0, int(math.log10(max(price, 1))) - 1)  # 450 -> 10, 48000 -> 1000
+    offer = math.floor(price * rng.uniform(0.75, 0.92) / step) * step
+    return float(offer if offer >= step else price)
 
 
 def date_format(name: str, schema: dict) -> str | None:

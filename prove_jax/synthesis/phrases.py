@@ -45,7 +45,8 @@ SUPPLY_ENTITY = ("Sorry, I meant {thing}.", "Oh right, it's {thing}.", "Use {thi
                  "Good question: {thing}.", "I forgot to say: {thing}.")
 INSIST = ("Are you sure there's no way to do that?", "Please, I really need that done today.",
           "Can you try anyway? It's important.", "Hmm, is there really no tool for that?")
-BACK = ("that {noun}", "the {noun} you just found", "that same {noun}", "the {noun} from before")
+# "the transaction from before" after a list of them reads as a riddle (a reading check)
+BACK = ("that {noun}", "the {noun} you just found", "that same {noun}")
 BACK_MADE = ("that {noun}", "that same {noun}")  # a write's record was not "found"
 SYSTEM = (
     "You are a helpful assistant with access to tools for {services}. Today is {today}. "

@@ -13,7 +13,8 @@ something no person would ask for. A row whose truth does one of these is droppe
   the tools, not a goal.
 - a rating whose words disagree with its stars, or a title with its body (1 star and "Arrived
   hot and on time."; "Great value" over "Broke after two weeks");
-- marking read or unread an email the chain itself just sent or drafted;
+- marking read or unread, or replying to, an email the chain itself just sent, forwarded or
+  drafted;
 - a file the chain moved, renamed or deleted, used again at its old path (mkdir over a
   renamed note);
 - a sentence of prose written into a code or data file (a TODO into requirements.txt);
@@ -221,9 +222,9 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
         for arg, value in args.items():
             if arg.endswith("_id") and isinstance(value, str) and value in created:
                 return arg, f"{tool}: changes {value}, which the chain itself just made"
-    if tool.startswith("mark_") and isinstance(email, str) and any(
+    if tool.startswith(("mark_", "reply")) and isinstance(email, str) and any(
             email in _made(s) for s in shown if not s.node.read_only):
-        return "email_id", f"{tool}: marks the email the chain itself just wrote"
+        return "email_id", f"{tool}: acts on the email the chain itself just wrote"
     for step in shown:
         if step.node.name in PATH_GONE and not step.node.read_only and isinstance(path, str) \
                 and path in (step.args.get("path"), step.args.get("source")):

@@ -12,7 +12,7 @@ from typing import Any
 from prove_jax.synthesis.records import Filled, StepRecord
 from prove_jax.synthesis.schemas import entity_kind, key_of, single_out, walk_records
 
-__all__ = ["every_string", "owner_holds_one", "seen_selector", "singles_out"]
+__all__ = ["every_string", "name_on_owner", "owner_holds_one", "seen_selector", "singles_out"]
 
 
 def _id_prefix(value: Any) -> str | None:
@@ -82,6 +82,17 @@ def singles_out(f: Filled, steps: list[StepRecord], at: int, via: str | None) ->
     return len(_seen(steps[:at], owner_prefix)) == 1 or \
         (f.from_step == at - 1 and _records(steps[at - 1], owner_prefix) == {owner_key}
          and _said(steps[at - 1], owner_prefix) <= {owner_key})
+
+
+def name_on_owner(f: Filled) -> list[tuple[str, Any]] | None:
+    """The target's name where the record pointing at it says it (a budget's `category_name`
+    beside its `category_id`), as the selector that names it: the user knows the category
+    'Groceries', not "the category that budget covers"."""
+    element = f.element if isinstance(f.element, dict) else {}
+    name = element.get(f"{f.kind}_name")
+    if isinstance(name, str) and name and element.get(f"{f.kind}_id") == f.value:
+        return [(f"{f.kind}_name", name)]
+    return None
 
 
 def _main_record(f: Filled, steps: list[StepRecord]) -> bool:

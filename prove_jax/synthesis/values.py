@@ -14,6 +14,7 @@ from typing import Any
 
 from prove_jax.synthesis.context import Context
 from prove_jax.synthesis.generators import (
+    OFFERED_AGAINST,
     QUERY_LIKE,
     TOOL_TEXT,
     check_value,
@@ -21,6 +22,7 @@ from prove_jax.synthesis.generators import (
     gen_date,
     gen_number,
     gen_text,
+    offer_below,
 )
 from prove_jax.synthesis.graph import WORLD_WIDE, ToolGraph, ToolNode
 from prove_jax.synthesis.held import user_holds
@@ -197,6 +199,10 @@ class ValueFiller:
         if types & {"integer", "number"}:
             value = gen_number(arg, schema, rng, "integer" in types and "number" not in types,
                                ctx.currency)
+            field = OFFERED_AGAINST.get(node.name, ("", ""))
+            prices = [r[field[1]] for f in filled.values() if arg == field[0]
+                      and isinstance((r := _record(f) or {}).get(field[1]), (int, float))]
+            value = type(value)(offer_below(prices[0], rng)) if prices else value
             low = _start_of(arg, filled)
             if low is not None and isinstance(low.value, (int, float)) and value <= low.value:
                 value = type(value)(low.value * 2 + 10)

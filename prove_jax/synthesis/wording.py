@@ -212,9 +212,9 @@ _LITERAL_FORMS = {
     "due_before": ("due before {v}",), "valid_until": ("valid until {v}",),
     "name": ("named {v}",), "location": ("at {v}",), "min_rating": ("rated at least {v}",),
     "max_price": ("under {v}",), "min_price": ("priced at least {v}",),
-    "min_amount": ("of at least {v}",), "min_stars": ("with at least {v} stars",),
+    "min_amount": ("of {v} or more",), "min_stars": ("with at least {v} stars",),
     "open_at": ("open at {v}",),
-    "max_amount": ("of at most {v}",), "guest_name": ("for the guest {v}",),
+    "max_amount": ("of {v} or less",), "guest_name": ("for the guest {v}",),
     "passenger_name": ("for the passenger {v}",), "check_in": ("checking in {v}",),
     "check_out": ("checking out {v}",), "payment_method": ("paying by {v}",),
     "method": ("paying by {v}",), "color": ("in {v}",), "rating": ("rating it {v}",),
@@ -223,9 +223,10 @@ _LITERAL_FORMS = {
     "to": ("to {v}", "sending it to {v}"), "minutes_before": ("{v} minutes before",),
     "tag": ("with the tag {v}",), "content": ("with the text {v}",),
     "kind": ("of type {v}",), "type": ("of type {v}",),
-    "duration_minutes": ("for {v} minutes",), "new_start": ("to start {v}",),
+    "duration_minutes": ("lasting {v} minutes",), "new_start": ("to start {v}",),
     "relation": ("as {v}",), "alert_threshold": ("alerting me at {v} percent",),
     "stage": ("at stage {v}",), "lifecycle_stage": ("at stage {v}",),
+    "story_points": ("with a {v}-point estimate",),
     "recurrence": ("repeating {v}",),
 }
 
@@ -386,7 +387,9 @@ def named_by_owner(noun: str, via: str, pairs: list[tuple[str | None, Any]]) -> 
     """The target said by its own name when a field of its owner is that name; whatever
     else singles the owner out does not change which record the target is."""
     for field, value in pairs:
-        form = _NAMED_BY_OWNER.get((field, noun, via))
+        # a budget's `category_name`: "the category 'Groceries'" (references.name_on_owner)
+        form = _NAMED_BY_OWNER.get((field, noun, via)) or (
+            "the {noun} {quoted}" if field == f"{noun.replace(' ', '_')}_name" else None)
         if form and isinstance(value, str):
-            return form.format(name=value, quoted=render_value(value))
+            return form.format(name=value, quoted=render_value(value), noun=noun)
     return None

@@ -5,6 +5,8 @@ a list of budgets, a person "of that email" that has a sender and two recipients
 
 from __future__ import annotations
 
+import random
+
 from prove_jax.synthesis.dialogue import arg_spec
 from prove_jax.synthesis.records import Filled, StepRecord
 
@@ -177,3 +179,27 @@ def test_one_of_a_steps_listed_records_is_named_before_it_is_described():
     olive = Filled("pl_w4nd8r", "derived", kind="place", from_step=0, element=places[2],
                    siblings=3, others=places)
     assert arg_spec("place_id", olive, [listed], 1).pairs == [("name", "Olive Bakery")]
+
+
+def test_a_target_its_owner_names_is_said_by_that_name_and_resolves_to_it():
+    from prove_jax.synthesis.resolution import meanings
+    from prove_jax.synthesis.verbalize import slot_text
+
+    budgets = [{"budget_id": "bud_k7qm2x", "category_id": "cat_aaaaa2",
+                "category_name": "Groceries", "limit": 300},
+               {"budget_id": "bud_p3hv9t", "category_id": "cat_bbbbb2",
+                "category_name": "Fitness", "limit": 80}]
+    listed = _step({}, {"budgets": budgets})
+    f = Filled("cat_aaaaa2", "derived", kind="category", from_step=0, element=budgets[0],
+               siblings=2, others=budgets)
+    a = arg_spec("category_id", f, [listed], 1)
+    # "the category 'Groceries'", not "the category of the budget whose limit is 300"
+    assert (a.how, a.via, a.pairs) == ("selector", "budget", [("category_name", "Groceries")])
+    assert slot_text(a, random.Random(0)) == "the category 'Groceries'"
+    assert meanings(a, [listed], 1) == {"cat_aaaaa2"}
+    # a name field for another id of the record (a transfer's two accounts) names nothing
+    transfer = {"transfer_id": "trf_ccccc2", "from_account_id": "acc_ddddd2",
+                "account_id": "acc_eeeee2", "account_name": "Savings"}
+    g = Filled("acc_ddddd2", "derived", kind="account", from_step=0, element=transfer)
+    assert arg_spec("from_account_id", g, [_step({}, transfer)], 1).pairs != \
+        [("account_name", "Savings")]

@@ -8,7 +8,7 @@ import datetime as dt
 import random
 
 from prove_jax.synthesis.context import build_context
-from prove_jax.synthesis.generators import gen_number
+from prove_jax.synthesis.generators import gen_number, offer_below
 from prove_jax.synthesis.graph import build_graph
 from prove_jax.synthesis.values import ValueFiller
 from prove_jax.tools.manager import MCPManager, ServerSpec
@@ -62,3 +62,29 @@ def test_a_yen_world_gets_yen_amounts_its_servers_accept():
     currencies, calls = _generated_amounts(EUR_SEED)
     assert currencies == {"EUR"} and len(calls) >= 2
     assert all(amount <= 180 for _, amount, _ in calls), calls
+
+
+def test_an_offer_is_a_round_figure_a_little_under_the_asking_price():
+    # a reading found 5000 offered on a listing priced 48,000
+    rng = random.Random(3)
+    for price in (48000, 450.0, 89.99, 7):
+        offers = {offer_below(price, rng) for _ in range(50)}
+        assert all(0.7 * price <= o < price for o in offers), (price, offers)
+    assert all(o % 1000 == 0 for o in (offer_below(48000, rng) for _ in range(20)))
+
+    async def go():
+        async with MCPManager([ServerSpec("marketplace", "inprocess")]) as mgr:
+            graph = build_graph({"marketplace": mgr.tool_metadata("marketplace")})
+            ctxs = {"marketplace": await build_context(mgr, graph, "marketplace", JPY_SEED,
+                                                       random.Random(1))}
+            filler = ValueFiller(graph, dt.date(2026, 6, 15), 0.0)
+            node = graph.nodes["marketplace.make_offer"]
+            out = []
+            for i in range(6):
+                filled = filler.fill(node, [], ctxs, random.Random(i))
+                if filled is not None:
+                    listing = filled["listing_id"].entity.fields
+                    out.append((filled["amount"].value, listing["price"]))
+            return out
+    pairs = asyncio.run(go())
+    assert pairs and all(0.7 * price <= amount < price for amount, price in pairs), pairs

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from prove_jax.synthesis.dialogue import SEARCH_TEXT
+from prove_jax.synthesis.gaps import SEARCH_TEXT
 from prove_jax.synthesis.wording import spoken_choice, when
 from servers.core.ids import SEALED
 from servers.registry import load_domain

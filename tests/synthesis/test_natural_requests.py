@@ -257,7 +257,7 @@ def test_a_clarification_never_asks_for_an_id_the_user_could_only_quote():
     value is no gap; an order number or a stated amount still is."""
     from types import SimpleNamespace
 
-    from prove_jax.synthesis.dialogue import _gap_args
+    from prove_jax.synthesis.gaps import gap_args as _gap_args
     from prove_jax.synthesis.records import Filled, StepRecord
 
     node = SimpleNamespace(required=["order_id", "item_ids", "amount"],

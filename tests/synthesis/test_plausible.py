@@ -165,6 +165,13 @@ def test_marking_its_own_new_email_or_reusing_a_moved_path_is_dropped():
                                             [sent], set())[1]
     assert implausible_call("mark_as_read", False, {"email_id": "msg_bbbbb2"}, [sent],
                             set()) is None
+    # replying to one's own forward ("Fwd: Request: dashboard access"), a reading found
+    fwd = _step("forward_email", {"email_id": "msg_bbbbb2", "to": ["bo@y.com"]},
+                {"email_id": "msg_eeeee2", "subject": "Fwd: Request"})
+    reply = {"email_id": "msg_eeeee2", "body": "Can we move this to next week?"}
+    assert "just wrote" in implausible_call("reply_to_email", False, reply, [fwd], set())[1]
+    assert implausible_call("reply_to_email", False, {**reply, "email_id": "msg_bbbbb2"},
+                            [fwd], set()) is None
     moved = _step("rename", {"path": "/home/me/cv.md", "new_name": "old_cv.md"}, {"ok": True})
     assert implausible_call("mkdir", False, {"path": "/home/me/cv.md"}, [moved], set())[0] == \
         "path"

@@ -90,7 +90,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "respond_to_invitation": (
         "respond to {invitation_id} with {response}",
         "reply {response} to {invitation_id}[ and put it in {calendar_id}]",
-        "answer {invitation_id}: {response}",
+        "set my reply to {invitation_id} to {response}",
         "mark my answer to {invitation_id} as {response}",
         "answer {invitation_id}",  # which answer left to ask
     ),
