@@ -15,6 +15,9 @@ __all__ = ["SEARCH_TEXT", "gap_args", "gap_options"]
 
 # what a search looks for: nobody asks to "look up the contact" without saying whom
 SEARCH_TEXT = frozenset(("query", "q", "search", "keyword", "keywords", "pattern", "text_query"))
+# half of a coordinate pair: nobody gives a latitude and forgets the longitude ("use 10.22 for
+# the lon", a reading check found)
+COORDINATES = frozenset(("lat", "lon", "lng", "latitude", "longitude"))
 
 
 def gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:
@@ -23,7 +26,8 @@ def gap_args(step: StepRecord, steps: list[StepRecord]) -> list[str]:
     the wrong habit), not a yes/no flag, and either stated by the user or an entity the user
     names for a look-up of its own ("which payee?" - "Maya Wang"), not taken from an output."""
     required = set(step.node.required)
-    return [a for a, f in step.filled.items() if a in required and a not in SEARCH_TEXT
+    return [a for a, f in step.filled.items() if a in required
+            and a not in SEARCH_TEXT | COORDINATES
             and (f.user_sourced or _named_for_lookup(f, step, steps))
             and not isinstance(f.value, bool) and not _unheld_id(a, f)
             and "boolean" not in schema_types(step.node.properties.get(a, {}))]

@@ -219,10 +219,12 @@ def humanize(name: str) -> str:
 
 
 # Fields that tell one record from its siblings in a list, for "the one with ..." phrases.
-DESCRIBE_FIELDS = (*LABEL_FIELDS, "status", "direction", "amount", "price", "total",
-                   "created_at", "posted_at", "date", "start", "sent_at", "placed_at", "city",
-                   "type", "kind", "category", "from_name", "from_email", "seller_name",
-                   "author_name", "quantity")
+# when, how much and where before a status: "my budget 'Travel' for July 2026", not "my
+# budget 'Travel' that is near limit" (a reading check)
+DESCRIBE_FIELDS = (*LABEL_FIELDS, "month", "amount", "price", "total", "created_at",
+                   "posted_at", "date", "start", "sent_at", "placed_at", "city", "status",
+                   "direction", "type", "kind", "category", "from_name", "from_email",
+                   "seller_name", "author_name", "quantity")
 
 
 def describe(element: dict, siblings: list) -> list[tuple[str, Any]] | None:

@@ -152,3 +152,27 @@ def test_a_choice_left_to_ask_keeps_the_tools_own_wording():
     said = StepSpec("place_order", "trading", "Place a buy or sell order.", False,
                     [ArgSpec("side", "buy", "literal", choice=True), qty, stock])
     assert all("buy" in step_phrase(said, random.Random(s)) for s in range(16))
+
+
+def test_namesakes_are_told_apart_by_when_and_a_coordinate_is_never_half_asked():
+    from types import SimpleNamespace
+
+    from prove_jax.synthesis.gaps import gap_args
+    from prove_jax.synthesis.records import Filled, StepRecord
+    from prove_jax.synthesis.schemas import single_out
+    from prove_jax.synthesis.wording import bool_clause, qualify
+
+    june = {"budget_id": "bud_aaaaa2", "name": "Travel", "month": "2026-06", "status": "ok"}
+    july = {"budget_id": "bud_bbbbb2", "name": "Travel", "month": "2026-07",
+            "status": "near_limit"}
+    pairs = single_out(july, [june, july])
+    assert pairs == [("name", "Travel"), ("month", "2026-07")]  # not "that is near limit"
+    assert qualify(pairs) == "'Travel' for July 2026"
+    node = SimpleNamespace(required=["lat", "lon", "radius_m"],
+                           properties={a: {"type": "number"} for a in ("lat", "lon", "radius_m")})
+    filled = {"lat": Filled(19.75, "generated"), "lon": Filled(10.22, "generated"),
+              "radius_m": Filled(500, "generated")}
+    step = StepRecord(node=node, name="search_nearby", filled=filled, payload={},
+                      args={a: f.value for a, f in filled.items()})
+    assert gap_args(step, [step]) == ["radius_m"]  # "use 10.22 for the lon" is no gap
+    assert bool_clause("only_repeated", True) == "only the lines that repeat"

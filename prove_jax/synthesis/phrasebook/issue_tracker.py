@@ -54,7 +54,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "pull up {sprint_id} and its work, most urgent first",
     ),
     "link_issues": (
-        "link {issue_id} to {target_issue_id}: it {link_type} that one",
+        "add a link saying {issue_id} {link_type} {target_issue_id}",
         "record that {issue_id} {link_type} {target_issue_id}",
         "mark that {issue_id} {link_type} {target_issue_id}",
         "note on {issue_id} that it {link_type} {target_issue_id}",

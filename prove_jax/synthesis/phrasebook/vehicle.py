@@ -70,9 +70,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "precondition {vehicle_id}[ at {temperature} degrees]",
     ),
     "set_door_locks": (
-        "set the locks on {vehicle_id} to {action}[ for {doors}]",
+        "{action} the doors of {vehicle_id} for me[, just {doors}]",
         "remotely {action} the doors of {vehicle_id}",
-        "change the door locks of {vehicle_id} to {action}[, just {doors}]",
+        "please {action} {vehicle_id}[ ({doors} only)]",
         "go ahead and {action} {vehicle_id}",
     ),
     "set_headlights": (
