@@ -125,7 +125,10 @@ async def _unsatisfiable(eng: Engine, plan: Plan, rng: random.Random) -> Shaped:
                                     {node.server: ctx}, ctx, rng, frozenset(), filled, False)
             if value is not None:
                 filled[arg] = value
-        specs.append(foreign_spec(node, filled))
+        spec = foreign_spec(node, filled)
+        if any(a.how == "vague" for a in spec.args):
+            continue  # "navigate my vehicle to a place": a person names the place
+        specs.append(spec)
         intended.append({"name": f"{node.server}.{node.name}",
                          "arguments": {a: f.value for a, f in filled.items()}})
     if not specs:
