@@ -164,7 +164,7 @@ def _field_phrase(field: str, value: Any) -> str | None:
     if form is None:
         return None
     if "{n}" in form:
-        return form.format(n=_money(value)) if isinstance(value, (int, float)) \
+        return form.format(n=_money(abs(value))) if isinstance(value, (int, float)) \
             and not isinstance(value, bool) else None
     if not isinstance(value, str):
         return None
@@ -327,8 +327,7 @@ _VIA_FORMS = {
     ("listing", "offer"): "the listing {o} is on",
     ("listing", "conversation"): "the listing {o} is about",
     ("channel", "message"): "the channel {o} was posted in",
-    ("event", "reminder"): "the event {o} is for",
-    ("event", "invitation"): "the event {o} is for",
+    ("event", "reminder"): "the event {o} is for", ("event", "invitation"): "the event {o} is for",
     ("invitation", "event"): "the invitation to {o}",
     ("stock", "order"): "the stock {o} is for", ("stock", "trade"): "the stock traded in {o}",
     ("category", "budget"): "the category {o} covers",
@@ -336,7 +335,8 @@ _VIA_FORMS = {
     ("category", "expense"): "the category {o} is filed under",
     ("account", "transaction"): "the account {o} went through",
     ("account", "card"): "the account linked to {o}",
-    ("post", "comment"): "the post {o} is on", ("issue", "comment"): "the issue {o} is on",
+    ("post", "comment"): "the post {o} is on", ("product", "review"): "the product {o} is about",
+    ("device", "code"): "the lock {o} opens", ("issue", "comment"): "the issue {o} is on",
     ("product", "reservation"): "the product {o} is for", ("product", "item"): "the product in {o}",
     ("store", "reservation"): "the store {o} is at",
     ("hotel", "reservation"): "the hotel {o} is at",

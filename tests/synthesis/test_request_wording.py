@@ -176,3 +176,15 @@ def test_namesakes_are_told_apart_by_when_and_a_coordinate_is_never_half_asked()
                       args={a: f.value for a, f in filled.items()})
     assert gap_args(step, [step]) == ["radius_m"]  # "use 10.22 for the lon" is no gap
     assert bool_clause("only_repeated", True) == "only the lines that repeat"
+
+
+def test_a_charge_reads_without_its_sign_and_links_read_as_people_say_them():
+    from prove_jax.synthesis.wording import qualify, via_phrase
+
+    # "the transaction at Willow Bistro for -1762" came out of a reading check
+    assert qualify([("merchant", "Willow Bistro"), ("amount", -1762)]) == \
+        "at Willow Bistro for 1762"
+    assert via_phrase("product", "review", "that review") == "the product that review is about"
+    assert via_phrase("device", "code", "that code") == "the lock that code opens"
+    ways = phrasings("budget", "contribute_to_savings_goal")
+    assert len(ways) >= 3 and not any("a {action}" in w for w in ways)  # never "a withdraw"

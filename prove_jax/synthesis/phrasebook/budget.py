@@ -9,10 +9,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "track a purchase from {merchant}[ for {amount}] as {category_id}[ dated {date}]",
     ),
     "contribute_to_savings_goal": (
-        "record a {action} of {amount} on {goal_id}",
-        "{action} {amount} for {goal_id}",
+        "{action} {amount} for {goal_id}",  # deposit / withdraw: verbs, never "a withdraw"
         "put {amount} toward {goal_id}",
-        "adjust the savings in {goal_id} with a {action} of {amount}",
+        "for {goal_id}, {action} {amount}",
     ),
     "create_budget": (
         "set a budget of {limit} for {category_id} in {month}",

@@ -55,7 +55,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "search for {query}[ in {city}]",
         "find a {kind} matching {query}[ near {vehicle_id}]",
         "look for {query}[ close to {vehicle_id}]",
-        "find somewhere to go for {query}[ in {city}][ (just the first {limit})]",
+        "find places to go matching {query}[ in {city}][ (just the first {limit})]",
     ),
     "set_charge_limit": (
         "set the charge limit of {vehicle_id} to {limit_pct} percent",
