@@ -13,6 +13,8 @@ something no person would ask for. A row whose truth does one of these is droppe
   the tools, not a goal.
 - a rating whose words disagree with its stars, or a title with its body (1 star and "Arrived
   hot and on time."; "Great value" over "Broke after two weeks");
+- a message written twice: the same body to the same people, drafted and then sent (a person
+  sends the draft);
 - marking read or unread, or replying to, an email the chain itself just sent, forwarded or
   drafted;
 - a file the chain moved, renamed or deleted, used again at its old path (mkdir over a
@@ -209,6 +211,10 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
         senders = {r.get("from_email") for r in records if r.get("email_id") == email}
         if senders.intersection(_strings(args.get("to"))):
             return "to", f"{tool}: forwards {email} back to its sender"
+    body, to = args.get("body"), args.get("to")
+    if isinstance(body, str) and to and any(not s.node.read_only and s.args.get("body") == body
+                                            and s.args.get("to") == to for s in shown):
+        return "body", f"{tool}: writes again what the chain already wrote to {args.get('to')}"
     if tool.startswith(UNDO_PREFIXES):
         made = set().union(set(), *(_made(s) for s in shown if not s.node.read_only))
         for arg, value in args.items():

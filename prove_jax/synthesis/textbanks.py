@@ -210,6 +210,10 @@ def fitting(arg: str, filled: Mapping[str, Any], rng: random.Random) -> str | No
         return renamed(value("path"), rng.randrange(4))
     if arg in ("country", "postal_code") and value("city") in CITY_ADDRESS:
         return CITY_ADDRESS[value("city")][arg == "postal_code"]
+    if arg == "nickname" and isinstance(value("name"), str) and value("name").split():
+        # a payee's short name, not 'Gym' for 'City Power & Light' (a reading check)
+        words = [w for w in value("name").split() if w.lower().strip(".") not in LEGAL_FORMS]
+        return " ".join(words[:2] if len(words) > 2 else words[:1]) or None
     return None
 
 

@@ -239,3 +239,12 @@ def test_changing_a_record_the_chain_just_made_is_dropped_but_one_it_found_is_no
     added = _step("add_attendees", {"event_id": "evt_aaaaa2", "emails": ["a@x.com"]}, event)
     assert implausible_call("update_event", False, {"event_id": "evt_aaaaa2", "title": "Q"},
                             [found, added], set()) is None
+
+
+def test_the_same_note_drafted_then_sent_again_is_dropped():
+    draft = _step("create_draft", {"to": ["theo@x.com"], "body": "Hi, just checking in."},
+                  {"email_id": "draft_aaaaa2"})
+    again = {"to": ["theo@x.com"], "subject": "Follow-up", "body": "Hi, just checking in."}
+    assert implausible_call("send_email", False, again, [draft], set())[0] == "body"
+    assert implausible_call("send_email", False, {**again, "to": ["ana@x.com"]}, [draft],
+                            set()) is None

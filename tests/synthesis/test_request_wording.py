@@ -188,3 +188,13 @@ def test_a_charge_reads_without_its_sign_and_links_read_as_people_say_them():
     assert via_phrase("device", "code", "that code") == "the lock that code opens"
     ways = phrasings("budget", "contribute_to_savings_goal")
     assert len(ways) >= 3 and not any("a {action}" in w for w in ways)  # never "a withdraw"
+
+
+def test_a_payees_nickname_is_a_short_form_of_its_name():
+    from prove_jax.synthesis.records import Filled
+    from prove_jax.synthesis.textbanks import fitting
+
+    def nick(name: str) -> str | None:
+        return fitting("nickname", {"name": Filled(name, "generated")}, random.Random(0))
+    assert (nick("City Power & Light"), nick("Samir Wang"), nick("RedTextiles GmbH")) == \
+        ("City Power", "Samir", "RedTextiles")
