@@ -142,10 +142,14 @@ def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any]) -
         lines += ["", "| BFCL multi-turn base (greedy) | entries | accuracy |", "|---|---|---|"]
         lines += [f"| {m} | {o.get('n', '')} | {o.get('accuracy', o.get('success', 0.0)):.3f} |"
                   for m, o in bfcl]
-    total = sum(times.values())
-    lines += ["", "Stage wall times (s): " + ", ".join(f"{k} {v:.0f}" for k, v in times.items())
-              + f"; total {total:.0f} s ({total / 3600:.2f} h)"]
     steps = _step_times(out / "grpo" / "metrics.jsonl")
+    # a GRPO stage stopped by a signal records no time, so its resumed run times only its last
+    # steps: the steps that no record holds still count
+    missed = max(0.0, sum(steps) - times.get("grpo", 0.0))
+    total = sum(times.values()) + missed
+    lines += ["", "Stage wall times (s): " + ", ".join(f"{k} {v:.0f}" for k, v in times.items())
+              + f"; total {total:.0f} s ({total / 3600:.2f} h)"
+              + (f", {missed:.0f} s of it GRPO steps the stage did not record" if missed else "")]
     if steps:  # a stage resumed from a checkpoint times only its last run; the steps add up
         lines.append("GRPO step wall times (s, from metrics.jsonl): "
                      + ", ".join(f"{t:.0f}" for t in steps) + f"; sum {sum(steps):.0f}")

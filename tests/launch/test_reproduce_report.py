@@ -51,6 +51,11 @@ def test_summary_means_stds_and_the_target(tmp_path):
         {"step": 3, "step_s": 70.0})))
     md = write_report(tmp_path, [0, 1, 2], {"config": "x"})["md"].read_text()
     assert "GRPO step wall times (s, from metrics.jsonl): 100, 50, 70; sum 220" in md
+    assert "total 5400 s" in md  # the stage's 1800 s hold its steps
+    # a GRPO stage whose record holds only its export (stopped, then resumed): the steps count
+    (tmp_path / "stages.json").write_text(json.dumps({"sft": 3600.0, "grpo": 14.0}))
+    md = write_report(tmp_path, [0, 1, 2], {"config": "x"})["md"].read_text()
+    assert "total 3820 s (1.06 h), 206 s of it GRPO steps the stage did not record" in md
 
 
 def test_solved_is_success_that_doing_nothing_cannot_earn(tmp_path):
