@@ -214,7 +214,7 @@ def implausible_call(tool: str, read_only: bool, args: dict, shown: list[StepRec
     body, to = args.get("body"), args.get("to")
     if isinstance(body, str) and to and any(not s.node.read_only and s.args.get("body") == body
                                             and s.args.get("to") == to for s in shown):
-        return "body", f"{tool}: writes again what the chain already wrote to {args.get('to')}"
+        return "body", f"{tool}: writes again what the chain already wrote to {to}"
     if tool.startswith(UNDO_PREFIXES):
         made = set().union(set(), *(_made(s) for s in shown if not s.node.read_only))
         for arg, value in args.items():

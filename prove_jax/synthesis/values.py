@@ -28,6 +28,7 @@ from prove_jax.synthesis.graph import WORLD_WIDE, ToolGraph, ToolNode
 from prove_jax.synthesis.held import user_holds
 from prove_jax.synthesis.newperson import own_email
 from prove_jax.synthesis.records import Filled, StepRecord
+from prove_jax.synthesis.references import name_on_owner
 from prove_jax.synthesis.schemas import (
     arg_kind,
     describe,
@@ -199,9 +200,9 @@ class ValueFiller:
         if types & {"integer", "number"}:
             value = gen_number(arg, schema, rng, "integer" in types and "number" not in types,
                                ctx.currency)
-            field = OFFERED_AGAINST.get(node.name, ("", ""))
-            prices = [r[field[1]] for f in filled.values() if arg == field[0]
-                      and isinstance((r := _record(f) or {}).get(field[1]), (int, float))]
+            offered, priced = OFFERED_AGAINST.get(node.name, (None, None))
+            prices = [p for f in filled.values() if arg == offered
+                      and isinstance(p := (_record(f) or {}).get(priced), (int, float))]
             value = type(value)(offer_below(prices[0], rng)) if prices else value
             low = _start_of(arg, filled)
             if low is not None and isinstance(low.value, (int, float)) and value <= low.value:
@@ -380,8 +381,8 @@ def _label(f: Filled) -> str | None:
     at it, its `<kind>_name` (a budget's `category_name`)."""
     fields = _record(f)
     if fields is None:
-        named = f.element.get(f"{f.kind}_name") if isinstance(f.element, dict) else None
-        return named if isinstance(named, str) else None
+        named = name_on_owner(f)
+        return named[0][1] if named else None
     label = label_of(fields)
     return label[1] if label else None
 

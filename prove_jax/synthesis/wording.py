@@ -148,7 +148,7 @@ _FIELD_PHRASES = {"amount": "for {n}", "total": "for {n}", "price": "for {n}",
                   "destination_name": "to {s}", "flight_number": "on flight {s}",
                   "last4": "ending in {s}", "note": "for {q}", "memo": "for {q}",
                   "status": "that is {w}", "description": "described as {q}",
-                  "product_name": "for {q}", "item_name": "for {q}", "month": "for {m}"}
+                  "product_name": "for {q}", "item_name": "for {q}", "month": "for {l}"}
 
 
 def _time_phrase(field: str, value: Any) -> str | None:
@@ -168,11 +168,9 @@ def _field_phrase(field: str, value: Any) -> str | None:
             and not isinstance(value, bool) else None
     if not isinstance(value, str):
         return None
-    if "{m}" in form:  # a budget month: "for July 2026"
-        m = re.fullmatch(r"(\d{4})-(0[1-9]|1[0-2])", value)
-        return form.format(m=f"{_MONTHS[int(m[2]) - 1]} {m[1]}") if m else None
-    # {w}: a status word said as a word ("that is on track"), not a quoted code
-    return form.format(s=value, q=render_value(value), w=humanize(value))
+    # {w}: a status word said as a word ("that is on track"), not a quoted code; {l}: as a
+    # user gives it ("for July 2026", not "for '2026-07'")
+    return form.format(s=value, q=render_value(value), w=humanize(value), l=said_literal(value))
 
 
 def qualify(pairs: list[tuple[str, Any]], named_first: bool = True) -> str:
