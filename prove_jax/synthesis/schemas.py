@@ -252,8 +252,8 @@ def naming(element: dict, records: list, label: tuple[str, str]) -> list[tuple[s
     record has it, else the name and what tells it apart from its namesakes ("'Hiring sync'
     whose start is ..."); None when nothing does."""
     same = [r for r in records if isinstance(r, dict) and r.get(label[0]) == label[1]]
-    if len(same) <= 1:
-        return [label]
+    if len(same) <= 1 or all(r == element for r in same):  # one device listed in two groups
+        return [label]  # is no namesake: not "'Floor Lamp' whose name is 'Floor Lamp'"
     extra = describe(element, same)
     return [label, *extra] if extra else None
 

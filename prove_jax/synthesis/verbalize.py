@@ -203,6 +203,8 @@ _CLAUSE = re.compile(r":\s|\s\(|;\s|\s[-–—]\s|,\s(?:e\.g\.|like|such as)\s")
 def intent(step: StepSpec, rng: random.Random) -> str:
     """What the user asks for: the tool's description in the user's voice (its first clause),
     or its name read as a verb phrase ("freeze_card" -> "freeze the card")."""
+    if not step.server:  # a request no server serves (phrases.OUT_OF_SCOPE): as written, never
+        return _lower(step.description.strip().rstrip("."))  # "Could you out of scope?"
     m = _FIRST_SENTENCE.match(step.description.strip())
     text = m.group(1).strip() if m else ""
     cut = _CLAUSE.search(text)

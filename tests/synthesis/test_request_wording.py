@@ -198,3 +198,23 @@ def test_a_payees_nickname_is_a_short_form_of_its_name():
         return fitting("nickname", {"name": Filled(name, "generated")}, random.Random(0))
     assert (nick("City Power & Light"), nick("Samir Wang"), nick("RedTextiles GmbH")) == \
         ("City Power", "Samir", "RedTextiles")
+
+
+def test_a_request_no_server_serves_is_said_as_written():
+    from prove_jax.synthesis.phrases import OUT_OF_SCOPE
+
+    # its tool name read as a verb phrase gave "Could you out of scope?" (a reading check)
+    for text in OUT_OF_SCOPE:
+        spec = StepSpec("out_of_scope", "", text, False, [])
+        said = {step_phrase(spec, random.Random(seed)) for seed in range(20)}
+        assert said == {text[0].lower() + text[1:].rstrip(".")}, said
+
+
+def test_one_record_listed_twice_is_no_namesake():
+    from prove_jax.synthesis.schemas import naming
+
+    lamp = {"device_id": "dev_aaaaa2", "name": "Floor Lamp", "status": "online"}
+    label = ("name", "Floor Lamp")
+    assert naming(lamp, [lamp, dict(lamp)], label) == [label]  # in two device groups
+    other = {**lamp, "device_id": "dev_bbbbb2", "status": "offline"}  # a true namesake
+    assert naming(lamp, [lamp, other], label) == [label, ("status", "online")]
