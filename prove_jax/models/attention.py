@@ -99,23 +99,29 @@ def query_chunked(block: BlockFn, q: jax.Array, k: jax.Array, v: jax.Array, mask
 
 
 def causal_query_chunked(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array,
-                         scale: float, chunk: int) -> jax.Array:
+                         scale: float, chunk: int, lead: int = 0) -> jax.Array:
     """Grouped-query attention for a causal `mask` (row t sees no key after t), in square
     blocks of `chunk` rows by `chunk` keys: query block i visits key blocks 0..i only (a loop
     with a traced trip count), merging them with a running max and sum (the online softmax),
     so the upper triangle is neither computed nor stored. q [B, T, N, H], k/v [B, K, T, H],
     mask bool [B, 1, T, T]; returns [B, T, N, H] in q's dtype. The backward recomputes each
     block from the inputs and the rows' log-sum-exp (flash attention's backward, in JAX).
-    T need not divide by `chunk`: the sequence is padded with masked keys and dropped rows."""
+    T need not divide by `chunk`: the sequence is padded with masked keys and dropped rows.
+
+    `lead` > 0: k/v [B, K, lead + T, H] and mask [B, 1, T, lead + T] start with `lead` keys
+    before the queries' own (a shared prefix's, `prove_jax.models.prefix_attention`), which
+    every query block visits; the mask decides which of them a row sees."""
     b, t, n, h = q.shape
     kv = k.shape[1]
     blocks = -(-t // chunk)
     pad = blocks * chunk - t
-    if pad:
+    front = -lead % chunk  # masked keys before the lead ones, so that they fill whole blocks
+    if pad or front:
         q = jnp.pad(q, ((0, 0), (0, pad), (0, 0), (0, 0)))
-        k, v = (jnp.pad(x, ((0, 0), (0, 0), (0, pad), (0, 0))) for x in (k, v))
-        mask = jnp.pad(mask, ((0, 0), (0, 0), (0, pad), (0, pad)))
-    out = _flash(q.reshape(b, blocks * chunk, kv, n // kv, h), k, v, mask, scale, chunk)
+        k, v = (jnp.pad(x, ((0, 0), (0, 0), (front, pad), (0, 0))) for x in (k, v))
+        mask = jnp.pad(mask, ((0, 0), (0, 0), (0, pad), (front, pad)))
+    out = _flash(q.reshape(b, blocks * chunk, kv, n // kv, h), k, v, mask, scale, chunk,
+                 (lead + front) // chunk)
     return out.reshape(b, blocks * chunk, n, h)[:, :t].astype(q.dtype)
 
 
@@ -135,8 +141,9 @@ def _slices(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, i: jax.Ar
 
 
 def _flash_forward(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: float,
-                   c: int) -> tuple[jax.Array, jax.Array]:
-    """Output [B, T, K, G, H] (float32) and each row's log-sum-exp [B, K, G, T]."""
+                   c: int, lead: int) -> tuple[jax.Array, jax.Array]:
+    """Output [B, T, K, G, H] (float32) and each row's log-sum-exp [B, K, G, T]. Query block i
+    visits key blocks 0..lead + i (`lead` blocks of keys precede the queries' own)."""
     b, t, kv, g, h = q.shape
 
     def row_block(carry: None, i: jax.Array) -> tuple[None, tuple[jax.Array, jax.Array]]:
@@ -153,7 +160,7 @@ def _flash_forward(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, sc
 
         init = (jnp.full((b, kv, g, c), jnp.finfo(jnp.float32).min, jnp.float32),
                 jnp.zeros((b, kv, g, c), jnp.float32), jnp.zeros((b, kv, g, c, h), jnp.float32))
-        m, total, acc = jax.lax.fori_loop(0, i + 1, key_block, init)
+        m, total, acc = jax.lax.fori_loop(0, lead + i + 1, key_block, init)
         return carry, (acc / total[..., None], m + jnp.log(total))
 
     _, (out, lse) = jax.lax.scan(row_block, None, jnp.arange(t // c))
@@ -164,13 +171,13 @@ def _flash_forward(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, sc
 
 
 def _flash(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: float,
-           c: int) -> jax.Array:
+           c: int, lead: int = 0) -> jax.Array:
     @jax.custom_vjp
     def f(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array) -> jax.Array:
-        return _flash_forward(q, k, v, mask, scale, c)[0]
+        return _flash_forward(q, k, v, mask, scale, c, lead)[0]
 
     def fwd(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array) -> tuple:
-        out, lse = _flash_forward(q, k, v, mask, scale, c)
+        out, lse = _flash_forward(q, k, v, mask, scale, c, lead)
         return out, (q, k, v, mask, out, lse)
 
     def bwd(res: tuple, d_out: jax.Array) -> tuple:
@@ -201,7 +208,7 @@ def _flash(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array, scale: flo
                 return dq_i, dk, dv
 
             dq_i = jnp.zeros(d_i.shape, jnp.float32)
-            dq_i, dk, dv = jax.lax.fori_loop(0, i + 1, key_block, (dq_i, dk, dv))
+            dq_i, dk, dv = jax.lax.fori_loop(0, lead + i + 1, key_block, (dq_i, dk, dv))
             return (dk, dv), dq_i
 
         zeros = jnp.zeros(k.shape, jnp.float32)

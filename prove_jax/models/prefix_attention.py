@@ -4,9 +4,14 @@
 A GRPO group is G sequences that start with the same prompt. Packed, the prompt (the prefix) is
 stored once per group and each rollout keeps only its suffix. The prefix attends to itself
 (ordinary causal attention, run once per group); every suffix query attends to the prefix's
-keys and values plus its own causal suffix, under one softmax over both parts. The prefix's
-keys and values enter each group's G suffixes through an einsum over [N, K, P, H] with no copy
-per suffix, so autodiff sums the G suffixes' contributions into the prefix's gradient.
+keys and values plus its own causal suffix, under one softmax over both parts. Dense (no
+chunk), the prefix's keys and values enter each group's G suffixes through an einsum over
+[N, K, P, H] with no copy per suffix. Chunked (the training default at real lengths), each
+suffix row reads them as the lead keys of a flash attention (square blocks, an online softmax,
+the suffix's upper triangle skipped), so one block of scores is live at a time rather than a
+[rows, heads, chunk, P + S] slab; the per-row view of the prefix lives for one layer's attention,
+as an unpacked row's keys would. Either way autodiff sums the G suffixes' contributions into the
+prefix's gradient.
 
 Exactness: a suffix row sees exactly the real keys its unpacked row sees (prefix padding is
 masked), with the same scores and one softmax over them, so results equal the unpacked row's
@@ -22,7 +27,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from prove_jax.models.attention import query_chunked, use_chunks
+from prove_jax.models.attention import causal_query_chunked, use_chunks
 
 __all__ = ["prefix_suffix_attend"]
 
@@ -54,16 +59,20 @@ def prefix_suffix_attend(q: jax.Array, k_suffix: jax.Array, v_suffix: jax.Array,
     """Suffix queries q [B, T, K·Q, H] (B = groups x suffixes per group, group-major) over
     their group's prefix k/v [N, K, P, H] (prefix_mask bool [N, P]: real prefix tokens) and
     their own k/v [B, K, S, H] (suffix_mask bool [B, 1, T, S]: causal and padding). With
-    0 < chunk < T the queries run in recomputed blocks of `chunk` rows
-    (`prove_jax.models.attention.query_chunked`): the same rows, bounded score memory."""
+    0 < chunk < T the queries run as flash attention in square blocks of `chunk`
+    (`prove_jax.models.attention.causal_query_chunked` with the prefix as its lead keys): every
+    query block visits all of the prefix's key blocks and the suffix's up to its own, one
+    block of scores live at a time, as in the unpacked step's causal attention."""
     n, p = prefix_mask.shape
     b, _, t, _ = suffix_mask.shape
-    # one mask over both key parts: the recomputed blocks take their rows of it as an input
-    # (a closure over it would be a tracer captured by the blocks' custom_vjp)
     pre = jnp.broadcast_to(prefix_mask[:, None, None, None, :], (n, b // n, 1, t, p))
     mask = jnp.concatenate([pre.reshape(b, 1, t, p), suffix_mask], axis=-1)
-    k, v = (k_prefix, k_suffix), (v_prefix, v_suffix)
     if not use_chunks(t, chunk):
-        return _two_part(q, k, v, mask, scale)
-    return query_chunked(lambda q_c, k, v, m_c: _two_part(q_c, k, v, m_c, scale),
-                         q, k, v, mask, chunk)
+        return _two_part(q, (k_prefix, k_suffix), (v_prefix, v_suffix), mask, scale)
+    # each row reads its group's prefix keys: a broadcast, whose transpose in the backward
+    # sums the group's suffixes' contributions into the prefix's gradient
+    rows = lambda x: jnp.broadcast_to(x[:, None], (n, b // n, *x.shape[1:])).reshape(
+        b, *x.shape[1:])
+    k = jnp.concatenate([rows(k_prefix), k_suffix], axis=2)
+    v = jnp.concatenate([rows(v_prefix), v_suffix], axis=2)
+    return causal_query_chunked(q, k, v, mask, scale, chunk, lead=p)

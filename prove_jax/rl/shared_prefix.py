@@ -117,27 +117,29 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     """(summed gradients, summed metrics) of a packed batch: `group_chunks` chunks of groups
     one after another (one group per data shard each when it is the groups per shard), each
     chunk's prefixes once, its suffixes in `micro_batches` parts, the prefix cotangent
-    accumulated and sent back once per chunk."""
+    accumulated and sent back once per chunk. One float32 gradient sum runs through every chunk
+    and micro-batch (a chunk adds into it rather than into a sum of its own), so the step holds
+    the unpacked step's two parameter-sized gradient trees, not four."""
     if group_chunks == 1:
         return _accumulate_chunk(micro_loss, graphdef, params, batch, weights, micro_batches)
     parts = {k: chunk_groups(v, group_chunks) for k, v in batch.items()}
     parts_w = tuple(chunk_groups(w, group_chunks) for w in weights)
 
-    def run(chunk: Batch, w: tuple) -> tuple:
-        return _accumulate_chunk(micro_loss, graphdef, params, chunk, w, micro_batches)
-
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
-        return _add(carry, run(*xs)), None
+        return _accumulate_chunk(micro_loss, graphdef, params, *xs, micro_batches, carry), None
 
     first = (jax.tree.map(lambda x: x[0], parts), tuple(w[0] for w in parts_w))
-    (grads, metrics), _ = jax.lax.scan(body, _zeros(jax.eval_shape(lambda: run(*first))),
-                                       (parts, parts_w))
-    return grads, metrics
+    shapes = jax.eval_shape(lambda: _accumulate_chunk(micro_loss, graphdef, params, *first,
+                                                      micro_batches))
+    total, _ = jax.lax.scan(body, _zeros(shapes), (parts, parts_w))
+    return total
 
 
 def _accumulate_chunk(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
-                      weights: tuple, micro_batches: int) -> tuple[Any, dict[str, jax.Array]]:
-    """`accumulate_shared` over one chunk of groups."""
+                      weights: tuple, micro_batches: int, total: tuple | None = None
+                      ) -> tuple[Any, dict[str, jax.Array]]:
+    """`accumulate_shared` over one chunk of groups, added into `total` (gradients, metrics;
+    zeros when None)."""
 
     def encode(p: Any) -> Prefix:
         return nnx.merge(graphdef, p).encode_prefix(batch["prefix_tokens"], batch["prefix_mask"])
@@ -158,11 +160,12 @@ def _accumulate_chunk(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     shapes = jax.eval_shape(lambda: run(*first))
     # sums in float32: the encoded prefix is in the compute dtype (bfloat16 in real runs),
     # and its cotangent is summed over every micro-batch before it is rounded once
-    init = _zeros((shapes[1], shapes[0][1]))
+    grads, metrics = _zeros((shapes[1][0], shapes[0][1])) if total is None else total
+    init = ((grads, _zeros(shapes[1][1])), metrics)
     ((grads, g_encoded), metrics), _ = jax.lax.scan(body, init, (parts, parts_w))
     g_encoded = jax.tree.map(lambda g, x: g.astype(x.dtype), g_encoded, prefix)
     (g_prefix,) = prefix_vjp(g_encoded)
-    return jax.tree.map(jnp.add, grads, g_prefix), metrics
+    return _add(grads, g_prefix), metrics
 
 
 def packed_logprobs(graphdef: Any, params: Any, batch: Batch, chunk_size: int,

@@ -308,3 +308,26 @@ def test_bfloat16_compute_runs_and_stays_near_the_unpacked_step():
     assert np.isfinite(float(m_s["loss"]))
     np.testing.assert_allclose(float(m_s["loss"]), float(m_u["loss"]), rtol=2e-2)
     _assert_close_trees(g_s, g_u, tol=5e-2)
+
+
+def test_group_chunks_share_one_gradient_sum():
+    """Running the groups in 4 chunks holds a quarter of the activations and no gradient sum of
+    its own: XLA's temporaries for the step are within half a parameter tree of a quarter of
+    the one-chunk step's (a per-chunk sum, as before, cost about one more tree)."""
+    cfg = FAMILIES["qwen3"]
+    groups = _groups(3, n_groups=4)
+    _, packed = _layouts(groups, _advantages(groups, 3))
+    graphdef, params = nnx.split(init_model(cfg, seed=1), nnx.Param)
+    tree = sum(x.nbytes for x in jax.tree.leaves(params))
+    opt = make_optimizer(OptimConfig(lr=1e-3, total_updates=10, eps=1e-4))
+    opt_state = opt.init(params)
+
+    def temp_bytes(chunks: int) -> int:
+        step = make_train_step(graphdef, opt, LossConfig(kl_coef=0.0), micro_batches=2,
+                               chunk_size=8, shared_prefix=True, group_chunks=chunks)
+        compiled = jax.jit(step).lower(params, opt_state, packed).compile()
+        return compiled.memory_analysis().temp_size_in_bytes
+
+    one, four = temp_bytes(1), temp_bytes(4)
+    assert one > 2 * tree  # the step's temporaries hold more than the gradient trees
+    assert four - one / 4 < tree / 2, (one, four, tree)
