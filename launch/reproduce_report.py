@@ -10,6 +10,9 @@ Held-out rows: each model's mean ± standard deviation over the evaluation seeds
               task, success with no call at all. Final-state success alone counts a read-only
               task as done when nothing was called (its end state is the start state).
   answered    episodes that ended in a final answer (not a turn, token or length cap)
+  repeats     calls per episode that repeat an earlier call of the episode (same name, same
+              arguments): the PROVE reward averages R_val and R_name over calls, so a repeat
+              costs nothing until R_eff's budget, and a policy can learn to loop
 The learning target: grpo > sft > base on reward, each gap larger than twice the larger of the
 two standard deviations.
 """
@@ -22,11 +25,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["heldout_summary", "solved", "target_met", "write_report"]
+__all__ = ["heldout_summary", "repeated_calls", "solved", "target_met", "write_report"]
 
 MODELS = ("base", "sft", "grpo")
-METRICS = ("reward", "success", "solved", "valid", "calls", "answered")
-HEADERS = ("reward", "success", "solved", "valid-call rate", "calls/episode", "answered")
+METRICS = ("reward", "success", "solved", "valid", "calls", "answered", "repeats")
+HEADERS = ("reward", "success", "solved", "valid-call rate", "calls/episode", "answered",
+           "repeats/episode")
 
 
 def _seed_metrics(eval_dir: Path) -> dict[str, float]:
@@ -41,6 +45,7 @@ def _seed_metrics(eval_dir: Path) -> dict[str, float]:
             "calls": statistics.fmean(n_calls(r) for r in rows) if rows else 0.0,
             "solved": share(solved), "answered": share(
                 lambda r: r.get("finish_reason") == "answered"),
+            "repeats": statistics.fmean(repeated_calls(r) for r in rows) if rows else 0.0,
             "n": overall.get("n", len(rows))}
 
 
@@ -48,6 +53,21 @@ def n_calls(row: Mapping[str, Any]) -> int:
     """Calls of an episode row: a list in episode records, a count in older results."""
     calls = row.get("calls", 0)
     return len(calls) if isinstance(calls, list) else int(calls)
+
+
+def repeated_calls(row: Mapping[str, Any]) -> int:
+    """Calls of an episode row equal in name and arguments to an earlier call of it (0 for
+    older rows that hold only a count)."""
+    calls = row.get("calls", 0)
+    if not isinstance(calls, list):
+        return 0
+    seen: set[tuple[str, str]] = set()
+    repeats = 0
+    for call in calls:
+        key = (call.get("name", ""), json.dumps(call.get("arguments"), sort_keys=True))
+        repeats += key in seen
+        seen.add(key)
+    return repeats
 
 
 def solved(row: Mapping[str, Any]) -> bool:

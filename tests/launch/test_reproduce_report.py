@@ -6,7 +6,13 @@ import json
 
 import pytest
 
-from launch.reproduce_report import heldout_summary, solved, target_met, write_report
+from launch.reproduce_report import (
+    heldout_summary,
+    repeated_calls,
+    solved,
+    target_met,
+    write_report,
+)
 
 
 def write_eval(root, model, seed, reward, success, val, calls):
@@ -89,6 +95,24 @@ def test_episode_records_are_read_like_older_rows():
     assert solved({**record, "calls": []})
     assert solved({**record, "task_kind": "normal", "calls": [call, call],
                    "rewards": {"cov": 1.0}})
+
+
+def test_repeats_count_calls_equal_to_an_earlier_one(tmp_path):
+    """A repeat has an earlier call's name and arguments (key order aside); same name with
+    other arguments is a new call."""
+    a = {"name": "cat", "arguments": {"path": "/a", "n": 1}}
+    a_again = {"name": "cat", "arguments": {"n": 1, "path": "/a"}}
+    b = {"name": "cat", "arguments": {"path": "/b"}}
+    assert repeated_calls({"calls": [a, b, a_again, a, b]}) == 3
+    assert repeated_calls({"calls": [a, b]}) == 0 and repeated_calls({"calls": 4}) == 0
+    d = tmp_path / "eval" / "grpo-s0"
+    d.mkdir(parents=True)
+    (d / "results.json").write_text(json.dumps({"overall": {"n": 2}}))
+    rows = [{"calls": [a, a_again, a]}, {"calls": [a, b]}]
+    (d / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert heldout_summary(tmp_path, [0])["grpo"]["repeats"] == (1.0, 0.0)
+    md = write_report(tmp_path, [0], {"config": "x"})["md"].read_text()
+    assert "| repeats/episode |" in md and "| 1.000 ± 0.000 |" in md
 
 
 @pytest.mark.parametrize("flag, error", [
