@@ -37,6 +37,11 @@ Decisions (the paper leaves these open):
     was synthesized). A call to one covers the truth call (R_cov, with the same o(g)), its name
     counts for R_name, and R_arg compares its values with, and divides by the key count of, the
     alternative's recorded arguments. Off: only the recorded call counts (the paper's rule).
+  - Habit terms, off by default (`w_repeat`, `w_finish`; see `config`): the paper's reward
+    never charges a repeated call (R_val and R_name are means over calls, R_cov cannot fall)
+    and cannot tell a final answer from a turn cap, and GRPO on it learned to call again and
+    not finish (README, the fourth reading). A repeat is judged on name + canonical
+    arguments; the finish term needs the episode's end, so `score` takes `finished`.
   - ToolRL: see `toolrl` (pooled truth calls, multiset name Jaccard, R_format from outcomes).
 """
 
@@ -55,7 +60,9 @@ from prove_jax.rewards.prove import (
     r_arg,
     r_cov,
     r_eff,
+    r_finish,
     r_name,
+    r_repeat,
     r_state,
     r_val,
 )
@@ -74,30 +81,33 @@ __all__ = [
     "CALL_VALIDITY", "KINDS", "OUTCOMES", "Call", "Match", "RewardConfig", "Truth", "TruthCall",
     "alignment", "budget", "canonical", "check_arguments", "json_equal", "match_calls",
     "multiset_jaccard", "parse_calls", "parse_truth", "prove_reward", "r_arg", "r_cov", "r_eff",
-    "r_name", "r_state", "r_val", "score", "score_parsed", "toolrl_reward",
+    "r_finish", "r_name", "r_repeat", "r_state", "r_val", "score", "score_parsed", "toolrl_reward",
 ]
 
 
 def score_parsed(calls: tuple[Call, ...], truth: Truth,
                  config: RewardConfig | Mapping[str, Any] | None = None,
-                 end_state: Mapping[str, str] | None = None) -> dict[str, float]:
+                 end_state: Mapping[str, str] | None = None,
+                 finished: bool | None = None) -> dict[str, float]:
     """Score already-parsed calls against a parsed truth with the reward `config.kind` selects."""
     cfg = RewardConfig.coerce(config)
     if cfg.kind == "toolrl":
         return toolrl_reward(calls, truth, cfg.normalize_strings, cfg.accept_alternatives)
-    return prove_reward(calls, truth, cfg, end_state)
+    return prove_reward(calls, truth, cfg, end_state, finished)
 
 
 def score(calls: Any, truth: Any, config: RewardConfig | Mapping[str, Any] | None = None,
-          end_state: Mapping[str, str] | None = None) -> dict[str, float]:
+          end_state: Mapping[str, str] | None = None,
+          finished: bool | None = None) -> dict[str, float]:
     """Score one trajectory from its JSON form; returns {component name: value, "total": ...}.
 
     `config`: None (PROVE defaults), a RewardConfig, or a dict / ConfigDict for
     RewardConfig.from_dict. `end_state`: server -> clock-free hash of the episode's final
-    state, for the optional state term. Raises ValueError on malformed input or config.
+    state, for the optional state term; `finished`: whether the episode ended on the model's
+    final answer, for the optional finish term. Raises ValueError on malformed input or config.
     """
     cfg = RewardConfig.coerce(config)
-    return score_parsed(parse_calls(calls), parse_truth(truth), cfg, end_state)
+    return score_parsed(parse_calls(calls), parse_truth(truth), cfg, end_state, finished)
 
 
 def alignment(calls: Any, truth: Any,

@@ -8,6 +8,14 @@ Fields (defaults are the paper's, REFERENCE.md §3):
   normalize_strings  compare string values after strip + casefold (off by default)
   w_state            weight of the optional end-state term (0: the paper's formula; see
                      prove_jax.rewards.prove.r_state)
+  w_repeat           weight of the repeat charge (0: the paper's formula): calls identical in
+                     name and arguments to an earlier call, beyond the truth's own repeats,
+                     per truth call (prove_jax.rewards.prove.r_repeat). The paper's R_val and
+                     R_name average over calls, so a repeated valid call costs nothing there.
+  w_finish           weight of the finish term (0: the paper's formula): 1 when the episode
+                     ended on the model's own final answer, 0 when a turn, token or length cap
+                     (or a failure) ended it (prove_jax.rewards.prove.r_finish). Nothing in the
+                     paper's reward tells an answer from running out of turns.
   match_outcomes     outcomes of model calls that may match a truth call for R_cov / R_arg
                      (default: all four, the paper's rule; ["ok"] is an ablation, see
                      prove_jax.rewards). ToolRL ignores it.
@@ -44,6 +52,8 @@ class RewardConfig:
     w_name: float = 0.2
     w_arg: float = 0.1
     w_state: float = 0.0
+    w_repeat: float = 0.0
+    w_finish: float = 0.0
     alpha: float = 0.5
     beta: float = 0.5
     normalize_strings: bool = False
@@ -54,11 +64,12 @@ class RewardConfig:
         if self.kind not in KINDS_OF_REWARD:
             raise ValueError(f"RewardConfig.kind: {self.kind!r} is not one of "
                              f"{', '.join(KINDS_OF_REWARD)}")
-        for f in ("w_val", "w_cov", "w_eff", "w_name", "w_arg", "w_state", "alpha", "beta"):
+        for f in ("w_val", "w_cov", "w_eff", "w_name", "w_arg", "w_state", "w_repeat", "w_finish",
+                  "alpha", "beta"):
             v = getattr(self, f)
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
                 raise ValueError(f"RewardConfig.{f}: must be a finite number, got {v!r}")
-        for f in ("alpha", "beta"):
+        for f in ("alpha", "beta", "w_repeat", "w_finish"):
             if getattr(self, f) < 0:
                 raise ValueError(f"RewardConfig.{f}: must be >= 0, got {getattr(self, f)!r}")
         for f in ("normalize_strings", "accept_alternatives"):

@@ -9,14 +9,16 @@ needs calls. Bounds: R_val, R_cov, R_name, R_arg in [0, 1]; -α·N / max(B, 1) <
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from prove_jax.rewards.canonical import canonical
 from prove_jax.rewards.config import RewardConfig
 from prove_jax.rewards.matching import Match, match_calls
 from prove_jax.rewards.types import Call, Truth
 
-__all__ = ["CALL_VALIDITY", "budget", "prove_reward", "r_arg", "r_cov", "r_eff", "r_name",
-           "r_val"]
+__all__ = ["CALL_VALIDITY", "budget", "prove_reward", "r_arg", "r_cov", "r_eff", "r_finish",
+           "r_name", "r_repeat", "r_state", "r_val"]
 
 # 1/3 for a tool name that exists, +1/3 for required parameters present with JSON-compatible
 # types, +1/3 for successful execution.
@@ -101,11 +103,31 @@ def r_state(truth: Truth, end_state: Mapping[str, str] | None) -> float | None:
     return float(all(end_state.get(s) == h for s, h in truth.end_state.items()))
 
 
+def r_repeat(calls: Sequence[Call], truth: Truth) -> float:
+    """-(repeated calls) / max(n_gt, 1): a call repeats when an earlier call of the episode has
+    the same name and canonically equal arguments; the truth's own repeats (a read before and
+    after a write, say) are allowed as often as the truth makes them. In [-N / max(n_gt, 1), 0].
+    """
+    if len(calls) < 2:
+        return 0.0
+    made = Counter((c.name, canonical(c.args)) for c in calls)
+    allowed = Counter((t.name, canonical(t.args)) for t in truth.calls)
+    repeats = sum(n - max(1, allowed[key]) for key, n in made.items() if n > 1)
+    return -max(repeats, 0) / max(truth.n_calls, 1)
+
+
+def r_finish(finished: bool) -> float:
+    """1 when the episode ended on the model's own final answer, else 0."""
+    return 1.0 if finished else 0.0
+
+
 def prove_reward(calls: Sequence[Call], truth: Truth, config: RewardConfig | None = None,
-                 end_state: Mapping[str, str] | None = None) -> dict[str, float]:
+                 end_state: Mapping[str, str] | None = None,
+                 finished: bool | None = None) -> dict[str, float]:
     """Every component ("val", "cov", "eff", "name", "arg", and "state" where the truth and
     the episode both give an end state) and their weighted "total"; `w_state` = 0 (default)
-    keeps the paper's formula.
+    keeps the paper's formula. With `w_repeat` > 0, "repeat" (r_repeat) joins them; with
+    `w_finish` > 0 and `finished` given (did the episode end on the model's answer?), "finish".
 
     Abstention tasks: total = 1 when the model makes no call, else 0; the components are still
     computed by the rules above (with no truth calls: cov 0, arg 0, name 0, eff = -α·N).
@@ -123,10 +145,16 @@ def prove_reward(calls: Sequence[Call], truth: Truth, config: RewardConfig | Non
     state = r_state(truth, end_state)
     if state is not None:
         out["state"] = state
+    if cfg.w_repeat:
+        out["repeat"] = r_repeat(calls, truth)
+    if cfg.w_finish and finished is not None:
+        out["finish"] = r_finish(finished)
     if truth.kind == "abstention":
         out["total"] = 0.0 if calls else 1.0
     else:
         out["total"] = (cfg.w_val * out["val"] + cfg.w_cov * out["cov"] + cfg.w_eff * out["eff"]
                         + cfg.w_name * out["name"] + cfg.w_arg * out["arg"]
-                        + (cfg.w_state * state if state is not None else 0.0))
+                        + (cfg.w_state * state if state is not None else 0.0)
+                        + cfg.w_repeat * out.get("repeat", 0.0)
+                        + cfg.w_finish * out.get("finish", 0.0))
     return out

@@ -72,7 +72,8 @@ async def play_episode(task: Task, *, generate: Generate, tools: ToolHost, chat:
         except Exception as err:  # closing is best effort; the record is complete
             traj.fail(f"close: {type(err).__name__}: {err}")
     try:
-        traj.rewards = score(traj.reward_calls(), task.truth, config.reward, traj.end_state)
+        traj.rewards = score(traj.reward_calls(), task.truth, config.reward, traj.end_state,
+                             finished=traj.failed is None and traj.finish_reason == "answered")
     except ValueError as err:
         traj.fail(f"reward: {err}")
     traj.timings["total_s"] = time.perf_counter() - start
