@@ -19,12 +19,14 @@ Every stage's wall time goes to <out>/stages.json. --smoke shrinks every size (2
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from absl import app, flags
 
@@ -95,6 +97,7 @@ def main(argv: list[str]) -> None:
     if not all(s.lstrip("-").isdigit() for s in _SEEDS.value):
         usage_error(f"--seeds must be integers, got {_SEEDS.value}")
     servers = _servers(_CONFIG.value)  # a bad config file stops the run before any stage
+    trained = grpo_reward(_CONFIG.value, _EXTRA["grpo"].value, _EXTRA["eval"].value)
     out = Path(_OUT.value)
     out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
@@ -145,7 +148,7 @@ def main(argv: list[str]) -> None:
 
     paths = write_report(out, seeds=[int(s) for s in seeds], settings={
         "config": _CONFIG.value, "eval_limit": limit, "smoke": smoke,
-        "host_devices": _HOST_DEVICES.value})
+        "host_devices": _HOST_DEVICES.value}, trained=trained)
     print(f"report: {paths['md']} {paths['png']}")
 
 
@@ -153,7 +156,7 @@ def _model_dir(out: Path, model: str) -> Path:
     return out / "base" if model == "base" else out / model / "hf"
 
 
-def _servers(config_file: str) -> str:
+def _module(config_file: str):
     import importlib.util
 
     if not Path(config_file).is_file():
@@ -161,6 +164,46 @@ def _servers(config_file: str) -> str:
     spec = importlib.util.spec_from_file_location("recipe_config", config_file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def grpo_reward(config_file: str, grpo_flags: list[str], eval_flags: list[str]) -> Any:
+    """GRPO's reward config where its --config.reward.* flags make it differ from the
+    evaluation's (the report then scores every episode with it too); None where they agree."""
+    from prove_jax.rewards import RewardConfig
+
+    base = _module(config_file).get_config().reward.to_dict()
+
+    def with_flags(flag_list: list[str]) -> RewardConfig:
+        reward = dict(base)
+        try:
+            for flag in flag_list:
+                if flag.startswith("--config.reward."):
+                    key, _, value = flag.removeprefix("--config.reward.").partition("=")
+                    if key not in reward:
+                        raise ValueError(f"{flag}: the config's reward has no key {key!r}")
+                    reward[key] = _like(reward[key], value)
+            return RewardConfig.from_dict(reward)
+        except (ValueError, SyntaxError) as err:
+            usage_error(f"reward flags {flag_list}: {err}")
+
+    trained, evaluated = with_flags(grpo_flags), with_flags(eval_flags)
+    return None if trained == evaluated else trained
+
+
+def _like(old: Any, value: str) -> Any:
+    """A flag's text as the type of the config value it replaces (as config_flags does)."""
+    if isinstance(old, bool):
+        return value.lower() in ("true", "1")
+    if isinstance(old, int | float):
+        return int(value) if isinstance(old, int) and value.lstrip("-").isdigit() else float(value)
+    if isinstance(old, list | tuple):
+        return ast.literal_eval(value)
+    return value
+
+
+def _servers(config_file: str) -> str:
+    module = _module(config_file)
     if not isinstance(getattr(module, "SERVERS", None), str):
         usage_error(f"--config={config_file} defines no SERVERS string (the servers to "
                  "synthesize tasks on, e.g. configs/smollm2_135m.py)")

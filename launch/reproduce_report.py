@@ -13,8 +13,11 @@ Held-out rows: each model's mean ± standard deviation over the evaluation seeds
   repeats     calls per episode that repeat an earlier call of the episode (same name, same
               arguments): the PROVE reward averages R_val and R_name over calls, so a repeat
               costs nothing until R_eff's budget, and a policy can learn to loop
+  trained     (when GRPO trained on another reward than the evaluation's, e.g. with the habit
+              terms) every episode scored again with GRPO's reward (`rescored_total`), so each
+              model is also judged by what GRPO optimized
 The learning target: grpo > sft > base on reward, each gap larger than twice the larger of the
-two standard deviations.
+two standard deviations (judged on `trained` too, where it is reported).
 """
 
 from __future__ import annotations
@@ -25,15 +28,30 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["heldout_summary", "repeated_calls", "solved", "target_met", "write_report"]
+__all__ = ["heldout_summary", "repeated_calls", "rescored_total", "solved", "target_met",
+           "write_report"]
 
 MODELS = ("base", "sft", "grpo")
 METRICS = ("reward", "success", "solved", "valid", "calls", "answered", "repeats")
 HEADERS = ("reward", "success", "solved", "valid-call rate", "calls/episode", "answered",
            "repeats/episode")
+TRAINED_HEADER = "reward (GRPO's)"
 
 
-def _seed_metrics(eval_dir: Path) -> dict[str, float]:
+def rescored_total(row: Mapping[str, Any], config: Any) -> float:
+    """An episode row's total under another reward config (a RewardConfig or its dict). A row
+    the evaluation could not score counts 0, as in its own mean; rows keep no end state, so a
+    state term is left out."""
+    from prove_jax.rewards import score
+
+    if "total" not in row.get("rewards", {}):
+        return 0.0
+    truth = {**row["truth"], "kind": row.get("task_kind", "normal")}
+    finished = row.get("failed") is None and row.get("finish_reason") == "answered"
+    return score(row["calls"], truth, config, finished=finished)["total"]
+
+
+def _seed_metrics(eval_dir: Path, trained: Any = None) -> dict[str, float]:
     overall = json.loads((eval_dir / "results.json").read_text())["overall"]
     rows = [json.loads(line) for line in (eval_dir / "episodes.jsonl").read_text().splitlines()
             if line.strip()]
@@ -46,7 +64,9 @@ def _seed_metrics(eval_dir: Path) -> dict[str, float]:
             "solved": share(solved), "answered": share(
                 lambda r: r.get("finish_reason") == "answered"),
             "repeats": statistics.fmean(repeated_calls(r) for r in rows) if rows else 0.0,
-            "n": overall.get("n", len(rows))}
+            "n": overall.get("n", len(rows)),
+            **({"trained": statistics.fmean(rescored_total(r, trained) for r in rows)
+                if rows else 0.0} if trained is not None else {})}
 
 
 def n_calls(row: Mapping[str, Any]) -> int:
@@ -79,16 +99,18 @@ def solved(row: Mapping[str, Any]) -> bool:
     return row.get("rewards", {}).get("cov", 0.0) >= 1.0 - 1e-9
 
 
-def heldout_summary(out: Path, seeds: Sequence[int]) -> dict[str, dict[str, Any]]:
-    """model -> {metric: (mean, std), "n": tasks, "seeds": found} for every evaluated model."""
+def heldout_summary(out: Path, seeds: Sequence[int],
+                    trained: Any = None) -> dict[str, dict[str, Any]]:
+    """model -> {metric: (mean, std), "n": tasks, "seeds": found} for every evaluated model;
+    with `trained` (GRPO's reward config), "trained" too."""
     summary = {}
     for model in MODELS:
-        found = [_seed_metrics(out / "eval" / f"{model}-s{s}") for s in seeds
+        found = [_seed_metrics(out / "eval" / f"{model}-s{s}", trained) for s in seeds
                  if (out / "eval" / f"{model}-s{s}" / "results.json").is_file()]
         if not found:
             continue
         row: dict[str, Any] = {"n": found[0]["n"], "seeds": len(found)}
-        for m in METRICS:
+        for m in METRICS + (("trained",) if trained is not None else ()):
             values = [f[m] for f in found]
             row[m] = (statistics.fmean(values),
                       statistics.stdev(values) if len(values) > 1 else 0.0)
@@ -96,17 +118,25 @@ def heldout_summary(out: Path, seeds: Sequence[int]) -> dict[str, dict[str, Any]
     return summary
 
 
-def target_met(summary: Mapping[str, Mapping[str, Any]]) -> bool | None:
-    """grpo > sft > base on reward by more than 2 std each; None until all three exist with at
-    least two seeds each (one seed has no spread to measure a gap against)."""
+def target_met(summary: Mapping[str, Mapping[str, Any]], metric: str = "reward") -> bool | None:
+    """grpo > sft > base on `metric` by more than 2 std each; None until all three exist with
+    at least two seeds each (one seed has no spread to measure a gap against)."""
     if not all(m in summary and summary[m]["seeds"] >= 2 for m in MODELS):
         return None
 
     def above(hi: str, lo: str) -> bool:
-        (m_hi, s_hi), (m_lo, s_lo) = summary[hi]["reward"], summary[lo]["reward"]
+        (m_hi, s_hi), (m_lo, s_lo) = summary[hi][metric], summary[lo][metric]
         return m_hi - m_lo > 2 * max(s_hi, s_lo)
 
     return above("sft", "base") and above("grpo", "sft")
+
+
+def _plain(config: Any) -> dict[str, Any]:
+    """The fields of a reward config that differ from the paper's defaults."""
+    from prove_jax.rewards import RewardConfig
+
+    cfg, paper = RewardConfig.coerce(config), RewardConfig()
+    return {k: v for k, v in vars(cfg).items() if getattr(paper, k) != v}
 
 
 def _curve(out: Path, png: Path) -> Path:
@@ -140,22 +170,32 @@ def _step_times(path: Path) -> list[float]:
     return [by_step[k] for k in sorted(by_step)]
 
 
-def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any]) -> dict[str, Path]:
-    summary = heldout_summary(out, seeds)
+def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any],
+                 trained: Any = None) -> dict[str, Path]:
+    """`trained`: GRPO's reward config where it differs from the evaluation's (module doc)."""
+    summary = heldout_summary(out, seeds, trained)
+    metrics = METRICS + (("trained",) if trained is not None else ())
+    headers = HEADERS + ((TRAINED_HEADER,) if trained is not None else ())
     times = json.loads((out / "stages.json").read_text()) if (out / "stages.json").is_file() \
         else {}
     lines = ["# SmolLM2-135M-Instruct: base -> SFT -> GRPO (held-out synthesized tasks)", "",
              f"Settings: {json.dumps(dict(settings))}; evaluation seeds {list(seeds)}, "
              "temperature from the config's eval section.", "",
-             "| model | tasks | seeds | " + " | ".join(HEADERS) + " |",
-             "|---|---|---|" + "---|" * len(HEADERS)]
+             "| model | tasks | seeds | " + " | ".join(headers) + " |",
+             "|---|---|---|" + "---|" * len(headers)]
     for model, row in summary.items():
-        cells = [f"{row[m][0]:.3f} ± {row[m][1]:.3f}" for m in METRICS]
+        cells = [f"{row[m][0]:.3f} ± {row[m][1]:.3f}" for m in metrics]
         lines.append(f"| {model} | {row['n']} | {row['seeds']} | " + " | ".join(cells) + " |")
     met = target_met(summary)
     lines += ["", "Target (reward: grpo > sft > base, each by more than 2 std across seeds): "
               + {None: "not judged (every model needs >= 2 evaluated seeds)", True: "met",
                  False: "NOT met"}[met]]
+    if trained is not None:
+        lines += ["", f"GRPO trained on another reward ({json.dumps(_plain(trained))} against "
+                  "the paper's); the same "
+                  "target on it, every episode scored again: "
+                  + {None: "not judged", True: "met", False: "NOT met"}[
+                      target_met(summary, "trained")]]
     bfcl = [(m, out / "eval" / f"bfcl-{m}" / "results.json") for m in MODELS]
     bfcl = [(m, json.loads(p.read_text())["overall"]) for m, p in bfcl if p.is_file()]
     if bfcl:
