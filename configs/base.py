@@ -108,12 +108,13 @@ def get_base_config() -> ConfigDict:
     # prove_jax.rewards.RewardConfig.from_dict(c.reward): the paper's weights (REFERENCE.md §3).
     # w_state weighs the end-state term (0: the paper's formula; configs/*_state.py turn it on).
     # w_repeat / w_finish charge repeated calls and reward a final answer (0: the paper's
-    # formula; see prove_jax.rewards.config).
+    # formula); finish="covered" pays an answer R_cov (see prove_jax.rewards.config).
     # accept_alternatives: a truth call's recorded alternatives (another read surfacing the
     # same value) also cover it; False is the paper's literal rule.
     c.reward = ConfigDict(dict(kind="prove", w_val=0.5, w_cov=0.5, w_eff=0.15, w_name=0.2,
-                               w_arg=0.1, w_state=0.0, w_repeat=0.0, w_finish=0.0, alpha=0.5,
-                               beta=0.5, normalize_strings=False, accept_alternatives=True))
+                               w_arg=0.1, w_state=0.0, w_repeat=0.0, w_finish=0.0,
+                               finish="covered", alpha=0.5, beta=0.5, normalize_strings=False,
+                               accept_alternatives=True))
     c.export = ConfigDict(dict(out_dir="", dtype="bfloat16", max_shard_size="5GB"))
     # launch.evaluate (REFERENCE.md §5, §7): one benchmark per run, results in out_dir. The
     # model is config.model (e.g. model_dir=<workdir>/hf, the export of a training run).

@@ -156,7 +156,8 @@ def _model_dir(out: Path, model: str) -> Path:
     return out / "base" if model == "base" else out / model / "hf"
 
 
-def _module(config_file: str):
+def _module(config_file: str) -> Any:
+    """The config file as a module (a usage error if it is missing)."""
     import importlib.util
 
     if not Path(config_file).is_file():

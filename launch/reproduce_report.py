@@ -131,7 +131,7 @@ def target_met(summary: Mapping[str, Mapping[str, Any]], metric: str = "reward")
     return above("sft", "base") and above("grpo", "sft")
 
 
-def _plain(config: Any) -> dict[str, Any]:
+def _changed_fields(config: Any) -> dict[str, Any]:
     """The fields of a reward config that differ from the paper's defaults."""
     from prove_jax.rewards import RewardConfig
 
@@ -191,9 +191,8 @@ def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any],
               + {None: "not judged (every model needs >= 2 evaluated seeds)", True: "met",
                  False: "NOT met"}[met]]
     if trained is not None:
-        lines += ["", f"GRPO trained on another reward ({json.dumps(_plain(trained))} against "
-                  "the paper's); the same "
-                  "target on it, every episode scored again: "
+        lines += ["", f"GRPO trained on another reward ({json.dumps(_changed_fields(trained))} "
+                  "against the paper's); the same target on it, every episode scored again: "
                   + {None: "not judged", True: "met", False: "NOT met"}[
                       target_met(summary, "trained")]]
     bfcl = [(m, out / "eval" / f"bfcl-{m}" / "results.json") for m in MODELS]

@@ -41,7 +41,9 @@ Decisions (the paper leaves these open):
     never charges a repeated call (R_val and R_name are means over calls, R_cov cannot fall)
     and cannot tell a final answer from a turn cap, and GRPO on it learned to call again and
     not finish (README, the fourth reading). A repeat is judged on name + canonical
-    arguments; the finish term needs the episode's end, so `score` takes `finished`.
+    arguments; the finish term needs the episode's end, so `score` takes `finished`, and by
+    default pays an answer R_cov (`finish="covered"`): with 1 for any answer (`"answer"`),
+    GRPO learned to answer without calling (the fifth reading).
   - ToolRL: see `toolrl` (pooled truth calls, multiset name Jaccard, R_format from outcomes).
 """
 

@@ -12,10 +12,13 @@ Fields (defaults are the paper's, REFERENCE.md §3):
                      name and arguments to an earlier call, beyond the truth's own repeats,
                      per truth call (prove_jax.rewards.prove.r_repeat). The paper's R_val and
                      R_name average over calls, so a repeated valid call costs nothing there.
-  w_finish           weight of the finish term (0: the paper's formula): 1 when the episode
-                     ended on the model's own final answer, 0 when a turn, token or length cap
-                     (or a failure) ended it (prove_jax.rewards.prove.r_finish). Nothing in the
-                     paper's reward tells an answer from running out of turns.
+  w_finish           weight of the finish term (0: the paper's formula): what an episode that
+                     ended on the model's own final answer earns; 0 when a turn, token or length
+                     cap (or a failure) ended it (prove_jax.rewards.prove.r_finish). Nothing in
+                     the paper's reward tells an answer from running out of turns.
+  finish             what an answer earns: "covered" (default) R_cov, so an answer pays for the
+                     work done before it; "answer" 1 for any answer, the rule GRPO learned to
+                     game in the fifth reading (answers with no call at all; README)
   match_outcomes     outcomes of model calls that may match a truth call for R_cov / R_arg
                      (default: all four, the paper's rule; ["ok"] is an ablation, see
                      prove_jax.rewards). ToolRL ignores it.
@@ -36,9 +39,10 @@ from typing import Any
 
 from prove_jax.rewards.types import OUTCOMES
 
-__all__ = ["KINDS_OF_REWARD", "RewardConfig"]
+__all__ = ["FINISH_RULES", "KINDS_OF_REWARD", "RewardConfig"]
 
 KINDS_OF_REWARD = ("prove", "toolrl")
+FINISH_RULES = ("covered", "answer")
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class RewardConfig:
     w_state: float = 0.0
     w_repeat: float = 0.0
     w_finish: float = 0.0
+    finish: str = "covered"
     alpha: float = 0.5
     beta: float = 0.5
     normalize_strings: bool = False
@@ -72,6 +77,9 @@ class RewardConfig:
         for f in ("alpha", "beta", "w_repeat", "w_finish"):
             if getattr(self, f) < 0:
                 raise ValueError(f"RewardConfig.{f}: must be >= 0, got {getattr(self, f)!r}")
+        if self.finish not in FINISH_RULES:
+            raise ValueError(f"RewardConfig.finish: {self.finish!r} is not one of "
+                             f"{', '.join(FINISH_RULES)}")
         for f in ("normalize_strings", "accept_alternatives"):
             if not isinstance(getattr(self, f), bool):
                 raise ValueError(f"RewardConfig.{f}: must be a bool, got {getattr(self, f)!r}")

@@ -116,9 +116,12 @@ def r_repeat(calls: Sequence[Call], truth: Truth) -> float:
     return -max(repeats, 0) / max(truth.n_calls, 1)
 
 
-def r_finish(finished: bool) -> float:
-    """1 when the episode ended on the model's own final answer, else 0."""
-    return 1.0 if finished else 0.0
+def r_finish(finished: bool, cov: float, rule: str = "covered") -> float:
+    """0 unless the episode ended on the model's own final answer; then R_cov ("covered": an
+    answer pays for the work done before it, nothing for a bare claim) or 1 ("answer")."""
+    if not finished:
+        return 0.0
+    return 1.0 if rule == "answer" else cov
 
 
 def prove_reward(calls: Sequence[Call], truth: Truth, config: RewardConfig | None = None,
@@ -148,7 +151,7 @@ def prove_reward(calls: Sequence[Call], truth: Truth, config: RewardConfig | Non
     if cfg.w_repeat:
         out["repeat"] = r_repeat(calls, truth)
     if cfg.w_finish and finished is not None:
-        out["finish"] = r_finish(finished)
+        out["finish"] = r_finish(finished, out["cov"], cfg.finish)
     if truth.kind == "abstention":
         out["total"] = 0.0 if calls else 1.0
     else:

@@ -78,12 +78,15 @@ def test_reproduce_finds_grpos_reward_from_its_flags():
     assert grpo_reward(RECIPE, flags, flags[1:]) is None  # evaluated with the same terms
     assert grpo_reward(RECIPE, ["--config.reward.normalize_strings=True"], []) == RewardConfig(
         normalize_strings=True)
+    fifth = grpo_reward(RECIPE, [*flags, "--config.reward.finish=answer"], [])
+    assert fifth == RewardConfig(w_repeat=0.25, w_finish=0.2, finish="answer")
 
 
 @pytest.mark.parametrize("flag, error", [
     ("--config.reward.w_repet=0.2", "the config's reward has no key 'w_repet'"),
     ("--config.reward.w_repeat=-1", "RewardConfig.w_repeat: must be >= 0"),
     ("--config.reward.w_finish=lots", "could not convert string to float"),
+    ("--config.reward.finish=done", "RewardConfig.finish: 'done' is not one of"),
 ])
 def test_reproduce_refuses_bad_reward_flags_before_any_stage(tmp_path, flag, error):
     import subprocess

@@ -72,25 +72,37 @@ def test_abstention_divides_by_one_and_keeps_its_own_total():
     assert score([], truth, HABITS, finished=True)["total"] == 1.0
 
 
-def test_finishing_is_worth_w_finish_and_unknown_finish_adds_nothing():
+def test_an_answer_earns_w_finish_times_the_coverage_before_it():
     cfg = RewardConfig(w_finish=0.2)
-    calls = [as_model(ACCOUNT), as_model(BALANCE)]
+    calls = [as_model(ACCOUNT), as_model(BALANCE)]  # half the chain: R_cov = 0.5
     done = score(calls, CHAIN, cfg, finished=True)
     capped = score(calls, CHAIN, cfg, finished=False)
     unknown = score(calls, CHAIN, cfg)
-    assert done["total"] - capped["total"] == pytest.approx(0.2)
-    assert capped["finish"] == 0.0 and "finish" not in unknown
+    assert done["finish"] == 0.5 and capped["finish"] == 0.0 and "finish" not in unknown
+    assert done["total"] - capped["total"] == pytest.approx(0.2 * 0.5)
     assert unknown["total"] == pytest.approx(capped["total"])
     assert "repeat" not in done  # w_repeat = 0: not computed
+    whole = score(PERFECT, CHAIN, cfg, finished=True)
+    assert whole["finish"] == 1.0 and whole["total"] == pytest.approx(1.5)
 
 
-def test_answering_with_no_call_cannot_beat_doing_the_work():
-    """The finish term must not make an early answer the group's best rollout."""
-    cfg = RewardConfig(**HABITS)
-    idle = score([], CHAIN, cfg, finished=True)["total"]
-    half = score([as_model(ACCOUNT), as_model(BALANCE)], CHAIN, cfg, finished=False)["total"]
-    assert idle == pytest.approx(0.2)
-    assert half > idle + 0.5
+def test_a_bare_answer_earns_nothing_unless_the_rule_is_answer():
+    """The fifth reading's rule ("answer": 1 for any answer) paid a claim with no call 0.2,
+    as much as a flailing attempt earns, and GRPO learned to answer without calling. Under
+    "covered" the claim earns 0 and a bare answer never beats doing the task's first calls."""
+    bare = score([], CHAIN, HABITS, finished=True)
+    assert bare["finish"] == 0.0 and bare["total"] == 0.0
+    half = score([as_model(ACCOUNT), as_model(BALANCE)], CHAIN, HABITS, finished=False)
+    assert half["total"] > 0.5
+    old = {**HABITS, "finish": "answer"}
+    assert score([], CHAIN, old, finished=True)["total"] == pytest.approx(0.2)
+    flailing = [call("get_acount", "unknown_tool", user="ana")] * 2  # repeated unknown tool
+    assert score(flailing, CHAIN, old, finished=False)["total"] < 0.2
+
+
+def test_an_unknown_finish_rule_is_refused():
+    with pytest.raises(ValueError, match=r"RewardConfig\.finish: 'done' is not one of"):
+        RewardConfig(finish="done")
 
 
 @pytest.mark.parametrize("field", ["w_repeat", "w_finish"])
