@@ -120,6 +120,10 @@ def test_repeats_count_calls_equal_to_an_earlier_one(tmp_path):
     ("--seeds=a", "--seeds must be integers"),
     ("--config=configs/nope.py", "no such file"),
     ("--config=configs/tiny.py", "defines no SERVERS string"),
+    ("--grpo_flags=--config.reward.w_repet=0.2", "the config's reward has no key 'w_repet'"),
+    ("--grpo_flags=--config.reward.w_repeat=-1", "RewardConfig.w_repeat: must be >= 0"),
+    ("--grpo_flags=--config.reward.w_finish=lots", "could not convert string to float"),
+    ("--grpo_flags=--config.reward.finish=done", "RewardConfig.finish: 'done' is not one of"),
 ])
 def test_reproduce_rejects_bad_flags_before_any_stage(tmp_path, flag, error):
     import subprocess
