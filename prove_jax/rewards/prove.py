@@ -112,8 +112,9 @@ def r_repeat(calls: Sequence[Call], truth: Truth) -> float:
         return 0.0
     made = Counter((c.name, canonical(c.args)) for c in calls)
     allowed = Counter((t.name, canonical(t.args)) for t in truth.calls)
-    repeats = sum(n - max(1, allowed[key]) for key, n in made.items() if n > 1)
-    return -max(repeats, 0) / max(truth.n_calls, 1)
+    # per call key: a key made less often than the truth allows must not offset another's
+    repeats = sum(max(0, n - max(1, allowed[key])) for key, n in made.items())
+    return -repeats / max(truth.n_calls, 1)
 
 
 def r_finish(finished: bool, cov: float, rule: str = "covered") -> float:

@@ -61,6 +61,11 @@ def test_the_truths_own_repeats_are_allowed():
     assert _repeat(twice, truth) == 0.0
     assert _repeat([*twice, as_model(look)], truth) == pytest.approx(-1 / 3)
     assert _repeat([*twice, as_model(write)], truth) == pytest.approx(-1 / 3)
+    # a listing made twice of the truth's three does not pay for a write made twice
+    thrice = {"steps": [[look], [write], [look], [look]], "edges": [[0, 1], [1, 2], [2, 3]],
+              "kind": "normal"}
+    calls = [as_model(look), as_model(write), as_model(look), as_model(write)]
+    assert _repeat(calls, thrice) == pytest.approx(-1 / 4)
 
 
 def test_abstention_divides_by_one_and_keeps_its_own_total():
