@@ -38,7 +38,7 @@ def test_three_turns_with_kept_kv_equal_recomputing_every_turn(model, temperatur
         slots.append((reuse.prefill_slots - before[0], ref.prefill_slots - before[1]))
         for ctx, g, w in zip(contexts, got, want, strict=True):
             assert g.tokens == w.tokens
-            np.testing.assert_allclose(g.logprobs, w.logprobs, atol=2e-5, rtol=0)
+            np.testing.assert_allclose(g.logprobs, w.logprobs, atol=1e-4, rtol=0)
             np.testing.assert_allclose(g.logprobs, teacher_forced(model, ctx, g.tokens),
                                        atol=1e-4, rtol=0)
             assert g.prefix.tokens == tuple(ctx + g.tokens)
@@ -140,7 +140,7 @@ def test_a_group_shares_one_prefill_per_distinct_prompt(model, temperature):
     for row, seed, g in zip(rows, seeds, got, strict=True):
         alone = Sampler(model).generate([row], params, [seed])[0]
         assert g.tokens == alone.tokens
-        np.testing.assert_allclose(g.logprobs, alone.logprobs, atol=2e-5, rtol=0)
+        np.testing.assert_allclose(g.logprobs, alone.logprobs, atol=1e-4, rtol=0)
     if temperature > 0:  # the rows of a group sample differently from the same prompt
         assert len({tuple(g.tokens) for g in got[0::2]}) > 1
     nxt = [row + g.tokens + [5, 6, 7] for row, g in zip(rows, got, strict=True)]
