@@ -110,11 +110,15 @@ def get_base_config() -> ConfigDict:
     # w_repeat / w_finish charge repeated calls and reward a final answer (0: the paper's
     # formula); finish="covered" pays an answer R_cov (see prove_jax.rewards.config).
     # accept_alternatives: a truth call's recorded alternatives (another read surfacing the
-    # same value) also cover it; False is the paper's literal rule.
+    # same value) also cover it; False is the paper's literal rule. match_outcomes: the call
+    # outcomes that may cover a truth call (all four: the paper's rule; ["ok"]: only calls that
+    # ran, so a call the server refused earns no R_cov / R_arg).
     c.reward = ConfigDict(dict(kind="prove", w_val=0.5, w_cov=0.5, w_eff=0.15, w_name=0.2,
                                w_arg=0.1, w_state=0.0, w_repeat=0.0, w_finish=0.0,
                                finish="covered", alpha=0.5, beta=0.5, normalize_strings=False,
-                               accept_alternatives=True))
+                               accept_alternatives=True,
+                               match_outcomes=("ok", "execution_error", "schema_error",
+                                               "unknown_tool")))
     c.export = ConfigDict(dict(out_dir="", dtype="bfloat16", max_shard_size="5GB"))
     # launch.evaluate (REFERENCE.md §5, §7): one benchmark per run, results in out_dir. The
     # model is config.model (e.g. model_dir=<workdir>/hf, the export of a training run).

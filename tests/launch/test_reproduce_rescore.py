@@ -81,3 +81,6 @@ def test_reproduce_finds_grpos_reward_from_its_flags():
         normalize_strings=True)
     fifth = grpo_reward(RECIPE, [*flags, "--config.reward.finish=answer"], [])
     assert fifth == RewardConfig(w_repeat=0.25, w_finish=0.2, finish="answer")
+    # a tuple field from its flag text (the sixth reading's rule: only calls that ran cover)
+    ran = grpo_reward(RECIPE, [*flags, "--config.reward.match_outcomes=['ok']"], [])
+    assert ran == RewardConfig(w_repeat=0.25, w_finish=0.2, match_outcomes=("ok",))
