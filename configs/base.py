@@ -6,6 +6,7 @@ Paper settings (REFERENCE.md §4) are the defaults where the paper gives them; w
 
 from ml_collections import ConfigDict
 
+from prove_jax.rewards.types import OUTCOMES  # names only: imports no jax
 from servers.registry import AVAILABLE  # names only: imports no server
 
 
@@ -116,9 +117,7 @@ def get_base_config() -> ConfigDict:
     c.reward = ConfigDict(dict(kind="prove", w_val=0.5, w_cov=0.5, w_eff=0.15, w_name=0.2,
                                w_arg=0.1, w_state=0.0, w_repeat=0.0, w_finish=0.0,
                                finish="covered", alpha=0.5, beta=0.5, normalize_strings=False,
-                               accept_alternatives=True,
-                               match_outcomes=("ok", "execution_error", "schema_error",
-                                               "unknown_tool")))
+                               accept_alternatives=True, match_outcomes=OUTCOMES))
     c.export = ConfigDict(dict(out_dir="", dtype="bfloat16", max_shard_size="5GB"))
     # launch.evaluate (REFERENCE.md §5, §7): one benchmark per run, results in out_dir. The
     # model is config.model (e.g. model_dir=<workdir>/hf, the export of a training run).

@@ -198,8 +198,11 @@ def _like(old: Any, value: str) -> Any:
         return value.lower() in ("true", "1")
     if isinstance(old, int | float):
         return int(value) if isinstance(old, int) and value.lstrip("-").isdigit() else float(value)
-    if isinstance(old, list | tuple):
-        return ast.literal_eval(value)
+    if isinstance(old, list | tuple):  # a bare word is a one-item tuple there: "ok" -> ("ok",)
+        try:
+            return ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return (value,)
     return value
 
 

@@ -83,14 +83,20 @@ def check_mesh(c: ConfigDict, n_devices: int, n_processes: int) -> dict[str, int
 
 
 def check_settings(c: ConfigDict) -> None:
-    """The optimizer, loss and step settings, built as the run builds them: a bad value (an
-    unknown schedule, a negative KL coefficient, zero steps) names itself before the tasks are
-    synthesized or any weights load."""
-    from launch.wiring import check_batching, loss_config, optim_config, settings_from
+    """The optimizer, loss, step, rollout and reward settings, built as the run builds them: a
+    bad value (an unknown schedule, a negative KL coefficient, zero steps, an unknown reward
+    outcome) names itself before the tasks are synthesized or any weights load."""
+    from launch.wiring import (
+        check_batching,
+        loss_config,
+        optim_config,
+        rollout_config,
+        settings_from,
+    )
 
     check_batching(c)
     for section, build in (("train/rollout", settings_from), ("optim", optim_config),
-                           ("loss", loss_config)):
+                           ("loss", loss_config), ("rollout/reward", rollout_config)):
         try:
             build(c)
         except ValueError as err:

@@ -62,7 +62,7 @@ class RewardConfig:
     alpha: float = 0.5
     beta: float = 0.5
     normalize_strings: bool = False
-    match_outcomes: tuple[str, ...] = ("ok", "execution_error", "schema_error", "unknown_tool")
+    match_outcomes: tuple[str, ...] = OUTCOMES
     accept_alternatives: bool = True
 
     def __post_init__(self) -> None:

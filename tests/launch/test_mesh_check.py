@@ -66,6 +66,9 @@ def test_check_refuses_them_for_the_processes_jax_reports(tmp_path, monkeypatch)
     ("optim", "lr", 0.0, r"config\.optim: optim\.lr must be > 0"),
     ("loss", "kl_coef", -1.0, r"config\.loss: kl_coef must be >= 0"),
     ("train", "steps", 0, r"config\.train/rollout: steps must be >= 1"),
+    ("reward", "match_outcomes", ("ran",),
+     r"config\.rollout/reward: RewardConfig\.match_outcomes: unknown outcomes \['ran'\]"),
+    ("reward", "finish", "done", r"config\.rollout/reward: RewardConfig\.finish"),
 ])
 def test_bad_training_settings_are_named_before_anything_loads(tmp_path, section, field,
                                                                value, message):

@@ -124,6 +124,9 @@ def test_repeats_count_calls_equal_to_an_earlier_one(tmp_path):
     ("--grpo_flags=--config.reward.w_repeat=-1", "RewardConfig.w_repeat: must be >= 0"),
     ("--grpo_flags=--config.reward.w_finish=lots", "could not convert string to float"),
     ("--grpo_flags=--config.reward.finish=done", "RewardConfig.finish: 'done' is not one of"),
+    ("--grpo_flags=--config.reward.match_outcomes=['ran']",
+     "RewardConfig.match_outcomes: unknown outcomes ['ran']"),
+    ("--grpo_flags=--config.reward.match_outcomes=ran", "unknown outcomes ['ran']"),
 ])
 def test_reproduce_rejects_bad_flags_before_any_stage(tmp_path, flag, error):
     import subprocess

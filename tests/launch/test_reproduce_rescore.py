@@ -84,3 +84,5 @@ def test_reproduce_finds_grpos_reward_from_its_flags():
     # a tuple field from its flag text (the sixth reading's rule: only calls that ran cover)
     ran = grpo_reward(RECIPE, [*flags, "--config.reward.match_outcomes=['ok']"], [])
     assert ran == RewardConfig(w_repeat=0.25, w_finish=0.2, match_outcomes=("ok",))
+    # a bare word is a one-item tuple, as ml_collections' config flags read it for launch.train
+    assert grpo_reward(RECIPE, [*flags, "--config.reward.match_outcomes=ok"], []) == ran
