@@ -6,9 +6,11 @@ Held-out rows: each model's mean ± standard deviation over the evaluation seeds
   valid       the valid-call rate (reward/val: the share of calls that executed without error)
   calls       calls per episode (from episodes.jsonl)
   solved      success that a policy cannot reach by doing nothing: for a normal or clarification
-              task, success with every ground-truth call covered (R_cov = 1); for an abstention
-              task, success with no call at all. Final-state success alone counts a read-only
-              task as done when nothing was called (its end state is the start state).
+              task, success with every ground-truth call covered by a call that ran (R_cov = 1
+              with match_outcomes ("ok",)); for an abstention task, success with no call at
+              all. Final-state success alone counts a read-only task as done when nothing was
+              called (its end state is the start state), and the paper's R_cov lets a call the
+              server refused cover the truth, which reads nothing either.
   answered    episodes that ended in a final answer (not a turn, token or length cap)
   repeats     calls per episode that repeat an earlier call of the episode (same name, same
               arguments): the PROVE reward averages R_val and R_name over calls, so a repeat
@@ -96,7 +98,19 @@ def solved(row: Mapping[str, Any]) -> bool:
         return False
     if row.get("task_kind", row.get("kind")) == "abstention":
         return n_calls(row) == 0
-    return row.get("rewards", {}).get("cov", 0.0) >= 1.0 - 1e-9
+    return _covered_by_calls_that_ran(row) >= 1.0 - 1e-9
+
+
+def _covered_by_calls_that_ran(row: Mapping[str, Any]) -> float:
+    """R_cov counting only calls that ran; older rows without call outcomes or truth keep the
+    R_cov they were scored with."""
+    calls = row.get("calls")
+    if not isinstance(calls, list) or "truth" not in row:
+        return row.get("rewards", {}).get("cov", 0.0)
+    from prove_jax.rewards import RewardConfig, score
+
+    truth = {**row["truth"], "kind": row.get("task_kind", "normal")}
+    return score(calls, truth, RewardConfig(match_outcomes=("ok",)))["cov"]
 
 
 def heldout_summary(out: Path, seeds: Sequence[int],

@@ -97,6 +97,20 @@ def test_episode_records_are_read_like_older_rows():
                    "rewards": {"cov": 1.0}})
 
 
+def test_a_refused_call_does_not_solve_a_read_task():
+    """The paper's R_cov lets a call the server refused (an extra argument) cover the truth by
+    name and keys; a read-only task 'solved' that way read nothing, so solved asks for a call
+    that ran."""
+    truth = {"steps": [[{"name": "cat", "arguments": {"path": "/a"}}]], "edges": []}
+    refused = {"name": "cat", "arguments": {"path": "/a", "lines": 3}, "outcome": "schema_error"}
+    record = {"task_kind": "normal", "success": True, "truth": truth, "calls": [refused],
+              "rewards": {"cov": 1.0}, "finish_reason": "answered"}
+    assert not solved(record)
+    ran = {"name": "cat", "arguments": {"path": "/a"}, "outcome": "ok"}
+    assert solved({**record, "calls": [refused, ran]})
+    assert not solved({**record, "calls": [{**ran, "name": "ls"}, refused]})
+
+
 def test_repeats_count_calls_equal_to_an_earlier_one(tmp_path):
     """A repeat has an earlier call's name and arguments (key order aside); same name with
     other arguments is a new call."""
