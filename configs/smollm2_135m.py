@@ -41,6 +41,9 @@ def get_config() -> ConfigDict:
     # 4 steps of 4 x 4: a step took 1,162 s on a quiet box in the third reading, so more
     # steps with SFT and the 9 held-out evaluations pass the recipe's 4-hour budget
     c.train.update(steps=4, checkpoint_every=2, keep_checkpoints=2, seq_multiple=256)
+    # every step's 16 rollouts to grpo/episodes/ (the base config's every 10th step never
+    # comes in a run this short, and the readings need the training episodes to say why)
+    c.log.update(episodes_every=1)
     c.data.update(train_path="runs/smollm2/data/train.jsonl",
                   test_path="runs/smollm2/data/test.jsonl", max_tools=3, synthesize=0)
     # Warm start on 120 replays; lr for full fine-tuning of a 135M model
