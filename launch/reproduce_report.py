@@ -24,6 +24,7 @@ two standard deviations (judged on `trained` too, where it is reported).
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 from collections.abc import Mapping, Sequence
@@ -48,9 +49,17 @@ def rescored_total(row: Mapping[str, Any], config: Any) -> float:
 
     if "total" not in row.get("rewards", {}):
         return 0.0
-    truth = {**row["truth"], "kind": row.get("task_kind", "normal")}
     finished = row.get("failed") is None and row.get("finish_reason") == "answered"
-    return score(row["calls"], truth, config, finished=finished)["total"]
+    return score(row["calls"], _truth(row), config, finished=finished)["total"]
+
+
+def _kind(row: Mapping[str, Any]) -> str:
+    return row.get("task_kind", row.get("kind", "normal"))
+
+
+def _truth(row: Mapping[str, Any]) -> dict[str, Any]:
+    """An episode row's truth in `score`'s form (the task kind is a key of the row)."""
+    return {**row["truth"], "kind": _kind(row)}
 
 
 def _seed_metrics(eval_dir: Path, trained: Any = None) -> dict[str, float]:
@@ -96,7 +105,7 @@ def solved(row: Mapping[str, Any]) -> bool:
     """Success that doing nothing cannot earn (see the module docstring)."""
     if not row.get("success"):
         return False
-    if row.get("task_kind", row.get("kind")) == "abstention":
+    if _kind(row) == "abstention":
         return n_calls(row) == 0
     return _covered_by_calls_that_ran(row) >= 1.0 - 1e-9
 
@@ -107,10 +116,17 @@ def _covered_by_calls_that_ran(row: Mapping[str, Any]) -> float:
     calls = row.get("calls")
     if not isinstance(calls, list) or "truth" not in row:
         return row.get("rewards", {}).get("cov", 0.0)
-    from prove_jax.rewards import RewardConfig, score
+    from prove_jax.rewards import score
 
-    truth = {**row["truth"], "kind": row.get("task_kind", "normal")}
-    return score(calls, truth, RewardConfig(match_outcomes=("ok",)))["cov"]
+    return score(calls, _truth(row), _ran_only())["cov"]
+
+
+@functools.cache
+def _ran_only() -> Any:
+    """The paper's reward with only calls that ran matching the truth (built once)."""
+    from prove_jax.rewards import RewardConfig
+
+    return RewardConfig(match_outcomes=("ok",))
 
 
 def heldout_summary(out: Path, seeds: Sequence[int],
