@@ -200,18 +200,19 @@ class Decoder(nnx.Module):
                                                        offset),
             x, cache)
 
-    def extend_slot(self, input_ids: jax.Array, cache: tuple[jax.Array, jax.Array],
-                    row: jax.Array, offset: jax.Array | int, window: int, block: int
-                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        """Tokens [1, E] into row `row` of a slot cache (k, v: [L, R, K, C, H], token j of a
-        row at slot j, position j) at slots [offset, offset + E), attending causally over the
-        row's slots [0, window) (offset a static 0 skips the upper triangle). Returns the final
-        normed hidden states [1, E, D] and the cache."""
+    def extend_slots(self, input_ids: jax.Array, cache: tuple[jax.Array, jax.Array],
+                     rows: jax.Array, offsets: jax.Array, window: int, block: int,
+                     from_zero: bool) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """Tokens [k, E], row i's into row rows[i] of a slot cache (k, v: [L, R, K, C, H],
+        token j of a row at slot j, position j) at slots [offsets[i], offsets[i] + E),
+        attending causally over the row's slots [0, window) (`from_zero`: every offset is 0
+        and the upper triangle is skipped). Returns the final normed hidden states [k, E, D]
+        and the cache."""
         e = input_ids.shape[1]
-        cos, sin = rope_tables(self.cfg, (offset + jnp.arange(e))[None])
+        cos, sin = rope_tables(self.cfg, offsets[:, None] + jnp.arange(e)[None])
         return self._scan_layers(
-            lambda layer, h, kv, i: layer.call_extend_slot(h, cos, sin, kv, i, row, offset,
-                                                           window, block),
+            lambda layer, h, kv, i: layer.call_extend_slots(h, cos, sin, kv, i, rows, offsets,
+                                                            window, block, from_zero),
             self.embed_tokens(input_ids), cache)
 
     def decode_slots(self, tokens: jax.Array, positions: jax.Array, write: jax.Array,

@@ -1,12 +1,12 @@
 """The continuously batched policy: each episode's request joins the decoding rows as soon as
 a slot is free, and leaves them as soon as it is done (see prove_jax/sampling/slots.py).
 
-One scheduler task owns the `SlotSampler`: it admits waiting requests into rows (in arrival
-order; a request waits while every row decodes), runs a few decode steps over the active
-rows in a worker thread (the event loop keeps running tool calls meanwhile), and resolves the
-requests whose rows finished. Episodes call `generate_one` directly, so the engine's
-step-synchronous batcher is bypassed. Turn seeds equal `SamplerPolicy`'s, so both paths
-sample the same tokens from the same logits.
+One scheduler task owns the `SlotSampler`: it admits the waiting requests into rows together
+(in arrival order, one batched extend; a request waits while every row decodes), runs a few
+decode steps over the active rows in a worker thread (the event loop keeps running tool calls
+meanwhile), and resolves the requests whose rows finished. Episodes call `generate_one`
+directly, so the engine's step-synchronous batcher is bypassed. Turn seeds equal
+`SamplerPolicy`'s, so both paths sample the same tokens from the same logits.
 """
 
 from __future__ import annotations
@@ -17,9 +17,13 @@ from collections import deque
 
 from prove_jax.rollout.jax_policy import turn_seed
 from prove_jax.rollout.policy import Generation, GenerationRequest
-from prove_jax.sampling.slots import SlotSampler
+from prove_jax.sampling.slots import Admission, SlotSampler
 
 __all__ = ["ContinuousPolicy"]
+
+# With no row decoding, the scheduler waits for requests arriving together before admitting
+# them as one batch: while the queue keeps growing, in steps of GATHER_STEP_S, up to GATHER_S.
+GATHER_STEP_S, GATHER_S = 0.002, 0.05
 
 
 class ContinuousPolicy:
@@ -94,24 +98,48 @@ class ContinuousPolicy:
                     fut.set_result(Generation(done.tokens, done.logprobs, done.finish_reason))
 
     async def _admit(self) -> None:
-        while self._waiting:
-            request, fut = self._waiting[0]
-            owner = (request.task_id, request.seed)
-            row = self.sampler.assign(owner)
-            if row is None:
-                return  # every row decodes: the request waits for one to finish
-            self._waiting.popleft()
-            if fut.done():
-                continue
-            try:
-                await asyncio.to_thread(self.sampler.admit, row, owner, request.tokens,
-                                        turn_seed(request.seed, len(request.tokens)),
-                                        request.max_new_tokens)
-            except Exception as err:  # a bad request fails alone
-                fut.set_exception(RuntimeError(f"policy.generate failed: "
-                                               f"{type(err).__name__}: {err}"))
-                continue
-            self._running[row] = fut
+        """Every waiting request that gets a row, admitted as one batch (one extend per wave,
+        see SlotSampler.admit_many). With no row decoding, requests arriving together (the
+        episodes of the last decode call, back from their tools) are first let gather."""
+        if not self._running:
+            await self._gather()
+        entries = [e for e in self._waiting if not e[1].done()]
+        if not entries:
+            self._waiting.clear()
+            return
+        batch = [Admission((r.task_id, r.seed), r.tokens, turn_seed(r.seed, len(r.tokens)),
+                           r.max_new_tokens) for r, _ in entries]
+        try:
+            results = await asyncio.to_thread(self.sampler.admit_many, batch)
+        except Exception as err:  # an extend failed: the batch's requests fail, not the loop
+            for row in self.sampler.active_rows:
+                if row not in self._running:  # admitted by an earlier wave of this batch
+                    self.sampler.cancel(row)
+            results = [err] * len(entries)
+        for entry, result in zip(entries, results, strict=True):
+            if result is None:
+                continue  # no free row: it waits for one
+            if entry in self._waiting:
+                self._waiting.remove(entry)
+            fut = entry[1]
+            if isinstance(result, Exception):
+                if not fut.done():
+                    fut.set_exception(RuntimeError(f"policy.generate failed: "
+                                                   f"{type(result).__name__}: {result}"))
+            elif fut.done():  # cancelled while it was admitted
+                self.sampler.cancel(result)
+            else:
+                self._running[result] = fut
+
+    async def _gather(self) -> None:
+        """Yield while more requests keep arriving: up to GATHER_S, in GATHER_STEP_S steps."""
+        waited, seen = 0.0, len(self._waiting)
+        while waited < GATHER_S:
+            await asyncio.sleep(GATHER_STEP_S)
+            waited += GATHER_STEP_S
+            if len(self._waiting) == seen:
+                return
+            seen = len(self._waiting)
 
     def _drop_cancelled(self) -> None:
         for row, fut in list(self._running.items()):

@@ -41,11 +41,12 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
-from prove_jax.sampling.buckets import prompt_bucket
-from prove_jax.sampling.sampler import SamplingParams, _sample, step_logits
-from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules, tree_shardings
+from prove_jax.sampling.buckets import bucket, prefill_chunk, prompt_bucket
+from prove_jax.sampling.sampler import SamplingParams
+from prove_jax.sampling.slot_programs import SlotPrograms
+from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules
 
-__all__ = ["Finished", "SlotSampler"]
+__all__ = ["Admission", "Finished", "SlotSampler"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,17 @@ class Finished:
     tokens: list[int]  # this turn's new tokens, the stop token included when it stopped
     logprobs: list[float]
     finish_reason: str  # "stop" | "length"
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A turn to start: the episode (`owner`), its whole context, its sampling seed and how
+    many tokens it may add."""
+
+    owner: Hashable
+    tokens: list[int]
+    seed: int
+    max_new_tokens: int
 
 
 @dataclass
@@ -75,7 +87,7 @@ def _shared_length(a: list[int], b: np.ndarray) -> int:
 
 
 @dataclass
-class SlotSampler:
+class SlotSampler(SlotPrograms):
     model: Decoder
     params: SamplingParams
     slots: int = 8
@@ -89,6 +101,7 @@ class SlotSampler:
     # query rows per attention block of an extend (one row at a time): on the ~100M Qwen3
     # shape a 1,536-token prompt took 554 ms in blocks of 128, 679 ms of 256, 882 ms of 512
     prefill_block: int = 128
+    score_budget: int = 256 << 20  # bytes of float32 scores per attention block of an extend
     # Work counters: tokens computed by extends (bucket padding included), tokens copied from
     # a row's own earlier turns or from another row, decode steps run.
     prefill_slots: int = 0
@@ -142,7 +155,10 @@ class SlotSampler:
     def assign(self, owner: Hashable) -> int | None:
         """The row for `owner`'s next turn: its own row if it still holds one, else an
         unowned row, else the least recently used idle row; None when every row decodes."""
-        idle = [i for i, r in enumerate(self.rows) if not r.active]
+        return self._assign(owner, set())
+
+    def _assign(self, owner: Hashable, taken: set[int]) -> int | None:
+        idle = [i for i, r in enumerate(self.rows) if not r.active and i not in taken]
         for i in idle:
             if self.rows[i].owner == owner:
                 return i
@@ -176,50 +192,117 @@ class SlotSampler:
               max_new_tokens: int) -> None:
         """Start a turn on `row`: its KV extended to `tokens` (the episode's whole context),
         reusing the longest prefix any row holds; the row then decodes up to
-        `max_new_tokens` on later `decode` calls."""
-        r = self.rows[row]
-        if r.active:
+        `max_new_tokens` on later `decode` calls. A bad request raises and changes nothing."""
+        if self.rows[row].active:
             raise ValueError(f"row {row} is still decoding")
-        if not tokens:
+        request = Admission(owner, tokens, seed, max_new_tokens)
+        self._check(request)
+        self._admit_rows([(row, request)])
+
+    def admit_many(self, requests: list[Admission]) -> list[int | ValueError | None]:
+        """Admit requests in arrival order, each into the row `assign` gives it, computing
+        them together: for each request its row, the ValueError that refused it (nothing
+        changed for it), or None when no row was free (it and every later request wait)."""
+        results: list[int | ValueError | None] = [None] * len(requests)
+        placed: list[tuple[int, Admission]] = []
+        for i, request in enumerate(requests):
+            row = self._assign(request.owner, {r for r, _ in placed})
+            if row is None:
+                break
+            try:
+                self._check(request)
+            except ValueError as err:
+                results[i] = err
+                continue
+            placed.append((row, request))
+            results[i] = row
+        if placed:
+            self._admit_rows(placed)
+        return results
+
+    def _check(self, request: Admission) -> None:
+        n, new = len(request.tokens), request.max_new_tokens
+        if not n:
             raise ValueError("every context needs at least one token")
-        if max_new_tokens < 1:
-            raise ValueError(f"max_new_tokens must be >= 1, got {max_new_tokens}")
-        if len(tokens) + max_new_tokens > self.capacity:
-            raise ValueError(f"a context of {len(tokens)} tokens plus {max_new_tokens} new ones "
-                             f"exceeds the slot capacity of {self.capacity} tokens; raise "
-                             "rollout.slot_tokens (or lower max_new_tokens)")
-        if len(tokens) + max_new_tokens > self.length:
-            self._grow(len(tokens) + max_new_tokens)
-        want = np.asarray(tokens)
-        own = _shared_length(r.tokens, want) if r.owner == owner else 0
-        donor, best = row, own
+        if new < 1:
+            raise ValueError(f"max_new_tokens must be >= 1, got {new}")
+        if n + new > self.capacity:
+            raise ValueError(f"a context of {n} tokens plus {new} new ones exceeds the slot "
+                             f"capacity of {self.capacity} tokens; raise rollout.slot_tokens "
+                             "(or lower max_new_tokens)")
+
+    def _admit_rows(self, placed: list[tuple[int, Admission]]) -> None:
+        """Extend every placed row in waves: a request whose context shares more with a request
+        before it in this batch than with any row waits for that request's wave, then copies
+        its row (a GRPO group's rollouts arriving together prefill their prompt once)."""
+        need = max(len(a.tokens) + a.max_new_tokens for _, a in placed)
+        if need > self.length:
+            self._grow(need)
+        pending = [(row, a, np.asarray(a.tokens)) for row, a in placed]
+        while pending:
+            wave, later = [], []
+            for i, (row, a, want) in enumerate(pending):
+                held = self._donor(row, a.owner, want)[1]
+                earlier = max((_shared_length(b.tokens, want) for _, b, _ in pending[:i]),
+                              default=0)
+                (later if earlier > held else wave).append((row, a, want))
+            self._extend_wave(wave)
+            pending = later
+
+    def _donor(self, row: int, owner: Hashable, want: np.ndarray) -> tuple[int, int]:
+        """The row holding the longest prefix of `want` and its length: `row` itself only
+        while `owner` holds it."""
+        r = self.rows[row]
+        donor, best = row, (_shared_length(r.tokens, want) if r.owner == owner else 0)
         for i, other in enumerate(self.rows):
             if i != row and other.tokens:
                 n = _shared_length(other.tokens, want)
                 if n > best:
                     donor, best = i, n
-        kept = min(best, len(tokens) - 1)  # the last token is computed: it starts decoding
-        if donor != row:
-            self._cache = self._copy_fn()(self._cache, jnp.int32(row), jnp.int32(donor))
-        e = min(prompt_bucket(len(tokens) - kept, self.min_bucket), self.length)
-        kept = min(kept, self.length - e)
-        from_zero = kept == 0
-        window = e if from_zero else min(self.length, prompt_bucket(kept + e, self.min_bucket))
-        ids = np.full((1, e), self.pad_id, np.int32)
-        ids[0, :len(tokens) - kept] = tokens[kept:]
-        fn = self._extend_fn(e, window, from_zero)
+        return donor, best
+
+    def _extend_wave(self, wave: list[tuple[int, Admission, np.ndarray]]) -> None:
+        """One copy of donor rows, then one extend of every row of the wave (rows padded to a
+        power of two, new tokens to one bucket)."""
+        plans = []  # (row, request, donor, tokens kept)
+        for row, a, want in wave:
+            donor, best = self._donor(row, a.owner, want)
+            plans.append((row, a, donor, min(best, len(a.tokens) - 1)))
+        copies = [(row, donor) for row, _, donor, _ in plans if donor != row]
+        if copies:
+            n = bucket(len(copies))
+            pairs = np.asarray(copies + [(self.slots, 0)] * (n - len(copies)), np.int32)
+            self._cache = self._copy_fn(n)(self._cache, pairs[:, 0], pairs[:, 1])
+        e = min(self.length, prompt_bucket(max(len(a.tokens) - n for _, a, _, n in plans),
+                                           self.min_bucket))
+        plans = [(row, a, d, min(n, self.length - e)) for row, a, d, n in plans]
+        from_zero = not any(n for *_, n in plans)
+        window = e if from_zero else min(self.length, prompt_bucket(
+            max(n for *_, n in plans) + e, self.min_bucket))
+        k = bucket(len(plans))
+        ids = np.full((k, e), self.pad_id, np.int32)
+        rows, offsets, last = (np.zeros((k,), np.int32) for _ in range(3))
+        for i, (row, a, _, n) in enumerate(plans):
+            ids[i, :len(a.tokens) - n] = a.tokens[n:]
+            rows[i], offsets[i], last[i] = row, n, len(a.tokens) - n - 1
+        pad = slice(len(plans), k)  # padding rows repeat the first row: same writes, no harm
+        ids[pad], rows[pad], offsets[pad], last[pad] = ids[0], rows[0], offsets[0], last[0]
+        block = prefill_chunk(k, e, window, self.model.cfg.num_heads, self.score_budget,
+                              self.prefill_block)
+        fn = self._extend_fn(k, e, window, from_zero, block)
         self._cache, self._hidden = fn(nnx.state(self.model), self._cache, self._hidden, ids,
-                                       jnp.int32(row), jnp.int32(kept),
-                                       jnp.int32(len(tokens) - kept - 1))
-        self.prefill_slots += e
-        self.reused_tokens += kept
-        self._admissions += 1
-        r.tokens, r.owner, r.active, r.used = list(tokens), owner, True, self._admissions
-        r.out, r.logprobs = [], []
-        self._lengths[row] = len(tokens)
-        self._counts[row] = 0
-        self._limits[row] = max_new_tokens
-        self._seeds[row] = seed % (2**32)
+                                       rows, offsets, last)
+        self.prefill_slots += k * e
+        for row, a, _, n in plans:
+            self.reused_tokens += n
+            self._admissions += 1
+            r = self.rows[row]
+            r.tokens, r.owner, r.active, r.used = list(a.tokens), a.owner, True, self._admissions
+            r.out, r.logprobs = [], []
+            self._lengths[row] = len(a.tokens)
+            self._counts[row] = 0
+            self._limits[row] = a.max_new_tokens
+            self._seeds[row] = a.seed % (2**32)
 
     # ---------------------------------------------------------------------------- decode
     def decode(self) -> list[Finished]:
@@ -255,104 +338,3 @@ class SlotSampler:
                 finished.append(Finished(int(i), r.out, r.logprobs, reason))
         self._lengths[:], self._counts[:] = lengths, counts
         return finished
-
-    # ------------------------------------------------------------------ compiled programs
-    def _jit(self, key: tuple, fn: Any, donate: tuple[int, ...], ins: str, outs: str) -> Any:
-        """fn jitted once per key. Under a mesh, rows split over the batch axes like the
-        step sampler's; `ins` / `outs` name each argument's / result's layout: s the model
-        state, c the cache, r per-row arrays, p replicated."""
-        if key not in self._compiled:
-            if self.mesh is None:
-                jitted = jax.jit(fn, donate_argnums=donate)
-            else:
-                kv = NamedSharding(self.mesh, P(None, BATCH_AXES))
-                layouts = {"s": tree_shardings(nnx.state(self.model), self.mesh, self.rules),
-                           "c": (kv, kv), "r": NamedSharding(self.mesh, P(BATCH_AXES)),
-                           "p": NamedSharding(self.mesh, P())}
-                program = jax.jit(fn, in_shardings=tuple(layouts[c] for c in ins),
-                                  out_shardings=tuple(layouts[c] for c in outs),
-                                  donate_argnums=donate)
-
-                def jitted(*args: Any, program: Any = program) -> Any:
-                    with jax.set_mesh(self.mesh):  # the model pins activations to the rows
-                        return program(*args)
-            self._compiled[key] = jitted
-            self.compilations += 1
-        return self._compiled[key]
-
-    def _copy_fn(self) -> Any:
-        def copy(cache: tuple, dst: jax.Array, src: jax.Array) -> tuple:
-            return tuple(c.at[:, dst].set(c[:, src]) for c in cache),
-
-        fn = self._jit(("copy", self.length), copy, (0,), "cpp", "c")
-        return lambda *args: fn(*args)[0]
-
-    def _extend_fn(self, e: int, window: int, from_zero: bool) -> Any:
-        graphdef = nnx.graphdef(self.model)
-        block = min(self.prefill_block, e)
-
-        def extend(state: Any, cache: tuple, hidden: jax.Array, ids: jax.Array, row: jax.Array,
-                   offset: jax.Array, last: jax.Array) -> tuple:
-            model: Decoder = nnx.merge(graphdef, state)
-            h, cache = model.extend_slot(ids, cache, row, 0 if from_zero else offset, window,
-                                         block)
-            return cache, hidden.at[row].set(h[0, last].astype(hidden.dtype))
-
-        return self._jit(("extend", e, window, from_zero, self.length), extend, (1, 2),
-                         "scrpppp", "cr")
-
-    def _decode_fn(self, window: int) -> Any:
-        graphdef = nnx.graphdef(self.model)
-        p = self.params
-        greedy = p.temperature == 0
-        top_k = 0 if greedy else p.top_k
-        nucleus = not greedy and p.top_p < 1.0
-        steps, capacity, pad_id = self.steps_per_call, self.length, self.pad_id
-
-        def decode(state: Any, cache: tuple, hidden: jax.Array, lengths: jax.Array,
-                   active: jax.Array, seeds: jax.Array, counts: jax.Array, limits: jax.Array,
-                   stop_ids: jax.Array, temperature: jax.Array, top_p: jax.Array) -> tuple:
-            model: Decoder = nnx.merge(graphdef, state)
-            layers = model.unstacked_layers()  # per-layer weights out of the stack once
-            layer_graphdef = nnx.graphdef(layers[0])
-            layer_states = [nnx.state(layer) for layer in layers]
-            head = model.head_matrix()
-            cfg = model.cfg
-            base_keys = jax.vmap(jax.random.key)(seeds)
-            rows = hidden.shape[0]
-            out_tokens = jnp.full((rows, steps), pad_id, jnp.int32)
-            out_logp = jnp.zeros((rows, steps), jnp.float32)
-
-            def cond(carry: tuple) -> jax.Array:
-                return (carry[0] < steps) & jnp.any(carry[5])
-
-            def body(carry: tuple) -> tuple:
-                t, hidden, cache, lengths, counts, active, out_tokens, out_logp = carry
-                keys = jax.vmap(jax.random.fold_in)(base_keys, counts)
-                logits = step_logits(hidden, head, cfg.logits_scaling, cfg.dtype)
-                token, logp = _sample(logits, keys, temperature, top_k,
-                                      top_p if nucleus else None, greedy)
-                token = jnp.where(active, token, pad_id).astype(jnp.int32)
-                out_tokens = out_tokens.at[:, t].set(token)
-                out_logp = out_logp.at[:, t].set(jnp.where(active, logp, 0.0))
-                write = jnp.where(active, lengths, capacity)  # idle rows write nothing
-                positions = jnp.minimum(lengths, window - 1)
-                step_layers = [nnx.merge(layer_graphdef, jax.tree.map(lambda x: x, s))
-                               for s in layer_states]
-                step_model = nnx.merge(graphdef, jax.tree.map(lambda x: x, state))
-                h, cache = step_model.decode_slots(token, positions, write, cache, window,
-                                                   step_layers)
-                hidden = jnp.where(active[:, None], h.astype(hidden.dtype), hidden)
-                grow = active.astype(jnp.int32)
-                counts, lengths = counts + grow, lengths + grow
-                stopped = jnp.any(token[:, None] == stop_ids[None, :], axis=-1)
-                active = active & ~stopped & (counts < limits)
-                return t + 1, hidden, cache, lengths, counts, active, out_tokens, out_logp
-
-            carry = (jnp.int32(0), hidden, cache, lengths, counts, active, out_tokens, out_logp)
-            t, hidden, cache, lengths, counts, active, out_tokens, out_logp = \
-                jax.lax.while_loop(cond, body, carry)
-            return cache, hidden, lengths, counts, active, out_tokens, out_logp, t
-
-        return self._jit(("decode", window, greedy, top_k, nucleus, self.length), decode, (1, 2),
-                         "scrrrrrrppp", "crrrrrrp")

@@ -7,7 +7,7 @@ import pytest
 
 from prove_jax.checkpoint.hf import load_hf
 from prove_jax.sampling import Sampler, SamplingParams
-from prove_jax.sampling.slots import SlotSampler
+from prove_jax.sampling.slots import Admission, SlotSampler
 from tests.hf_models import COMMON
 from tests.sampling.scaled import scaled_model, teacher_forced
 
@@ -32,6 +32,20 @@ def _run_all(sampler, work):
             waiting.pop(0)
             sampler.admit(row, owner, ctx, seed, limit)
             owners[row] = owner
+        for f in sampler.decode():
+            done[owners[f.row]] = f
+    return done
+
+
+def _run_batched(sampler, work):
+    """`_run_all`, but every waiting item is offered to one `admit_many` call per round."""
+    waiting, done, owners = list(work), {}, {}
+    while waiting or sampler.active_rows:
+        results = sampler.admit_many([Admission(*w) for w in waiting])
+        for w, row in zip(list(waiting), results, strict=True):
+            if row is not None:
+                waiting.remove(w)
+                owners[row] = w[0]
         for f in sampler.decode():
             done[owners[f.row]] = f
     return done
@@ -90,6 +104,36 @@ def test_a_group_prefills_its_prompt_once_and_stops_on_stop_tokens(model):
     assert got[1].finish_reason == "stop" and got[1].tokens[-1] == stop
 
 
+def test_requests_admitted_together_prefill_each_shared_prompt_once(model):
+    """One admit_many call: 4 rollouts of prompt A, 2 of prompt B (its first 20 tokens are
+    A's), a context too long for a row, and one request more than there are rows. The batch
+    runs in waves: A's first rollout; then A's others copying its row and B's first reusing
+    the 20 tokens; then B's second copying B's first. The bad request is refused alone, the
+    last one waits (None). Every rollout samples what the reference samples alone."""
+    rng = np.random.default_rng(4)
+    a = rng.integers(3, V, size=90).tolist()
+    b = a[:20] + rng.integers(3, V, size=30).tolist()
+    params = SamplingParams(6, temperature=1.0)
+    sampler = SlotSampler(model, params, slots=6, capacity=128)
+    work = [(f"a{g}", a, g, 6) for g in range(4)] + [("b0", b, 10, 6), ("bad", a * 2, 0, 6),
+                                                      ("b1", b, 11, 6), ("late", b, 12, 6)]
+    results = sampler.admit_many([Admission(*w) for w in work])
+    assert results[:5] == [0, 1, 2, 3, 4] and results[6:] == [5, None]
+    assert isinstance(results[5], ValueError) and "exceeds the slot capacity" in str(results[5])
+    # waves: A's prompt in its bucket (1 row x 128); 4 rows x 32 (A: 1 token, B0: 30); B1: 16
+    assert sampler.prefill_slots == 128 + 4 * 32 + 16
+    assert sampler.reused_tokens == 3 * 89 + 20 + 49
+    done = {}
+    while sampler.active_rows:
+        done.update({f.row: f for f in sampler.decode()})
+    ref = Sampler(model)
+    for (owner, ctx, seed, limit), row in zip(work, results, strict=True):
+        if isinstance(row, int):
+            want = ref.generate([ctx], SamplingParams(limit, temperature=1.0), [seed])[0]
+            assert done[row].tokens == want.tokens, owner
+            np.testing.assert_allclose(done[row].logprobs, want.logprobs, atol=1e-4, rtol=0)
+
+
 def test_back_pressure_eviction_and_bad_requests(model):
     """With every row decoding, assign gives None; an idle row is reassigned least recently
     used first; a context that cannot fit, or a busy row, is refused with the cause named and
@@ -112,8 +156,9 @@ def test_back_pressure_eviction_and_bad_requests(model):
 
 
 def test_rows_split_over_a_mesh_sample_what_one_device_samples(hf_checkpoint, capfd):
-    """Rows over data x fsdp = 4 ways, heads over tensor = 2: two turns of 8 staggered rows,
-    the second reusing each row's KV, sample what one device samples, and XLA never falls
+    """Rows over data x fsdp = 4 ways, heads over tensor = 2: two turns of 8 staggered rows
+    admitted together (batched extends), the second reusing each row's KV, sample what one
+    device samples (admitting one row at a time), and XLA never falls
     back to replicating a tensor to reshard it."""
     from prove_jax.sharding import make_mesh
 
@@ -131,7 +176,7 @@ def test_rows_split_over_a_mesh_sample_what_one_device_samples(hf_checkpoint, ca
     contexts = [rng.integers(3, V, size=n).tolist() for n in (33, 20, 47, 12, 25, 9, 30, 41)]
     for _turn in range(2):
         work = [(i, ctx, i, 3 + i % 4) for i, ctx in enumerate(contexts)]
-        got, want = (_run_all(s, work) for s in samplers)
+        got, want = _run_batched(samplers[0], work), _run_all(samplers[1], work)
         for i in range(len(contexts)):
             assert got[i].tokens == want[i].tokens
             np.testing.assert_allclose(got[i].logprobs, want[i].logprobs, atol=1e-5, rtol=0)
