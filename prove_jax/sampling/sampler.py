@@ -33,8 +33,8 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
-from prove_jax.models.layers import matmul_t
 from prove_jax.sampling.buckets import batch_bucket, bucket, prefill_chunk, prompt_bucket
+from prove_jax.sampling.draw import draw_step
 from prove_jax.sampling.prefix_cache import Prefix, common_prefix, extract, place
 from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules, tree_shardings
 
@@ -64,75 +64,6 @@ class SampleOutput:
     logprobs: list[float]
     finish_reason: str  # "stop" | "length"
     prefix: Prefix | None = None  # this row's KV (prompt + tokens) when asked to keep it
-
-
-def _filter_logits(logits: jax.Array, top_k: int, top_p: jax.Array | None) -> jax.Array:
-    """Mask logits [B, V] outside top-k and the top-p nucleus (None: off) with -inf."""
-    neg = jnp.finfo(logits.dtype).min
-    if top_k > 0:
-        kth = jax.lax.top_k(logits, top_k)[0][:, -1:]
-        logits = jnp.where(logits < kth, neg, logits)
-    if top_p is None:  # no full-vocabulary sort unless a nucleus is asked for
-        return logits
-    sorted_logits = jnp.sort(logits, axis=-1)[:, ::-1]
-    probs = jax.nn.softmax(sorted_logits, axis=-1)
-    before = jnp.cumsum(probs, axis=-1) - probs  # mass strictly above each token
-    cutoff_index = jnp.sum(before < top_p, axis=-1, keepdims=True) - 1
-    cutoff = jnp.take_along_axis(sorted_logits, cutoff_index, axis=-1)
-    return jnp.where(logits < cutoff, neg, logits)
-
-
-def step_logits(hidden: jax.Array, head: jax.Array, logits_scaling: float,
-                dtype: str | jnp.dtype) -> jax.Array:
-    """Float32 logits [B, V] of one position per row: hidden [B, D] against head [V, D]
-    (a skinny product: see `matmul_t`)."""
-    logits = matmul_t(hidden.astype(dtype), head.astype(dtype), jnp.float32)
-    return logits / logits_scaling if logits_scaling != 1.0 else logits
-
-
-_BLOCK = 256
-
-
-def sample_categorical(keys: jax.Array, logits: jax.Array) -> jax.Array:
-    """One draw per row from softmax(logits) [B, V], by inverse CDF in two levels.
-
-    `jax.random.categorical` draws Gumbel noise for every vocabulary entry: 2.4M threefry draws
-    per step at B=16, V=152K, ~160 ms on a CPU, more than the model. Here each row needs one
-    uniform: pick the block of 256 entries whose cumulative mass crosses it, then the entry
-    inside the block (two short cumsums). Entries with zero probability (masked by top-k/top-p)
-    are never chosen."""
-    b, v = logits.shape
-    nb = -(-v // _BLOCK)
-    top = jnp.max(logits, axis=-1, keepdims=True)
-    weights = jnp.exp(logits - top)  # unnormalised; masked entries underflow to exactly 0
-    weights = jnp.pad(weights, ((0, 0), (0, nb * _BLOCK - v))).reshape(b, nb, _BLOCK)
-    block_mass = jnp.sum(weights, axis=-1)  # B nb
-    cum = jnp.cumsum(block_mass, axis=-1)
-    tiny = jnp.finfo(jnp.float32).tiny
-    u = jax.vmap(lambda k: jax.random.uniform(k, (), minval=tiny))(keys) * cum[:, -1]
-    block = jnp.minimum(jnp.sum(cum < u[:, None], axis=-1), nb - 1)
-    inside = jnp.take_along_axis(weights, block[:, None, None], axis=1)[:, 0]  # B 256
-    before = jnp.take_along_axis(cum - block_mass, block[:, None], axis=1)[:, 0]
-    inner = jnp.cumsum(inside, axis=-1)
-    j = jnp.sum(inner < (u - before)[:, None], axis=-1)
-    # Rounding can put u past the block's last positive entry: take that entry instead.
-    last_positive = _BLOCK - 1 - jnp.argmax((inside > 0)[:, ::-1], axis=-1)
-    j = jnp.minimum(j, last_positive)
-    return jnp.minimum(block * _BLOCK + j, v - 1)
-
-
-def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: int,
-            top_p: jax.Array | None, greedy: bool) -> tuple[jax.Array, jax.Array]:
-    """One token per row and its log-prob under softmax(logits / T)."""
-    if greedy:  # the argmax's log-prob is -log sum exp(logits - max): no log-softmax buffer
-        token = jnp.argmax(logits, axis=-1)
-        top = jnp.max(logits, axis=-1, keepdims=True)
-        return token, -jnp.log(jnp.sum(jnp.exp(logits - top), axis=-1))
-    scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
-    filtered = _filter_logits(scaled, top_k, top_p)
-    token = sample_categorical(keys, filtered)
-    chosen = jnp.take_along_axis(scaled, token[:, None], axis=-1)[:, 0]
-    return token, chosen - jax.nn.logsumexp(scaled, axis=-1)
 
 
 def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, seeds: jax.Array,
@@ -175,9 +106,6 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
         cache = tuple(c[:, source] for c in cache_u)  # each row its own copy to decode into
     head = model.head_matrix()
 
-    def logits_of(h: jax.Array) -> jax.Array:
-        return step_logits(h, head, cfg.logits_scaling, cfg.dtype)
-
     base_keys = jax.vmap(jax.random.key)(seeds)
     out_tokens = jnp.full((b, max_new), pad_id, jnp.int32)
     out_logp = jnp.zeros((b, max_new), jnp.float32)
@@ -191,8 +119,8 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     def body(carry: tuple) -> tuple:
         t, last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out = carry
         keys = jax.vmap(jax.random.fold_in, in_axes=(0, None))(base_keys, t)
-        token, logp = _sample(logits_of(last_hidden), keys, temperature, top_k,
-                              top_p if nucleus else None, greedy)
+        token, logp = draw_step(last_hidden, head, cfg, keys, temperature, top_k,
+                                top_p if nucleus else None, greedy)
         token = jnp.where(done, pad_id, token).astype(jnp.int32)
         out_tokens = out_tokens.at[:, t].set(token)
         out_logp = out_logp.at[:, t].set(jnp.where(done, 0.0, logp))

@@ -13,7 +13,7 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
-from prove_jax.sampling.sampler import _sample, step_logits
+from prove_jax.sampling.draw import draw_step
 from prove_jax.sharding import BATCH_AXES, tree_shardings
 
 __all__ = ["SlotPrograms"]
@@ -95,9 +95,8 @@ class SlotPrograms:
             def body(carry: tuple) -> tuple:
                 t, hidden, cache, lengths, counts, active, out_tokens, out_logp = carry
                 keys = jax.vmap(jax.random.fold_in)(base_keys, counts)
-                logits = step_logits(hidden, head, cfg.logits_scaling, cfg.dtype)
-                token, logp = _sample(logits, keys, temperature, top_k,
-                                      top_p if nucleus else None, greedy)
+                token, logp = draw_step(hidden, head, cfg, keys, temperature, top_k,
+                                        top_p if nucleus else None, greedy)
                 token = jnp.where(active, token, pad_id).astype(jnp.int32)
                 out_tokens = out_tokens.at[:, t].set(token)
                 out_logp = out_logp.at[:, t].set(jnp.where(active, logp, 0.0))

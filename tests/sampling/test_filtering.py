@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from prove_jax.sampling.sampler import _filter_logits, _sample
+from prove_jax.sampling.draw import _filter_logits, _sample
 
 # Eight distinct probabilities (sum 1), in a shuffled order so that sorting matters.
 PROBS = np.asarray([0.08, 0.30, 0.03, 0.15, 0.06, 0.22, 0.04, 0.12])
