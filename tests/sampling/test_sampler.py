@@ -63,7 +63,7 @@ def test_long_prompts_in_ragged_prefill_blocks_equal_teacher_forcing(hf_checkpoi
     budget = 2 * heads * 256 * 640 * 4
     assert prefill_chunk(2, 640, 640, heads, budget) == 256
     params = SamplingParams(max_new_tokens=8, temperature=1.0)
-    blocked = Sampler(model, prefill_scores_bytes=budget)
+    blocked = Sampler(model, prefill_scores_bytes=budget, prefill_block=256)
     outs = blocked.generate(prompts, params, seeds=[3, 4])
     assert blocked._compiled and {k[1] for k in blocked._compiled} == {640}
     whole = Sampler(model, prefill_scores_bytes=1 << 30, prefill_block=1024).generate(
