@@ -163,7 +163,10 @@ def main() -> None:
                          "decode": policy.sampled / r["wall"], "failed": failed,
                          "tokens": [t.tokens for t in trajs],
                          "calls": sum(len(t.calls) for t in trajs),
-                         "prompt": trajs[0].prompt_len}
+                         "prompt": trajs[0].prompt_len,
+                         "split": (inner.admit_seconds, inner.decode_seconds,
+                                   len(inner.batch_sizes))
+                         if name == "new" else None}
     new, ref = results["new"], results["reference"]
     print(f"workload: {args.tasks} tasks x G={args.group}, prompt {new['prompt']} tokens "
           f"({len(tools)} tools), {args.free} free tokens per turn, {new['calls']} tool calls")
@@ -172,6 +175,9 @@ def main() -> None:
     for name, r in results.items():
         print(f"| {name} | {r['wall']:.1f} | {r['eps']:.3f} | {r['computed']:,} | {r['unique']:,} "
               f"| {r['computed'] / r['unique']:.2f} | {r['decode']:.1f} | {r['failed']} |")
+    admit_s, decode_s, calls = new["split"]
+    print(f"new mode: {admit_s:.1f} s admitting (batched extends), {decode_s:.1f} s in {calls} "
+          f"decode calls, {new['wall'] - admit_s - decode_s:.1f} s other")
     same = sum(a == b for a, b in zip(new["tokens"], ref["tokens"], strict=True))
     print(f"identical episodes (token for token): {same} of {len(new['tokens'])}")
     ratio = new["eps"] / ref["eps"]

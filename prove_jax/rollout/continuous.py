@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 
 from prove_jax.rollout.jax_policy import turn_seed
@@ -35,6 +36,7 @@ class ContinuousPolicy:
         self._task: asyncio.Task | None = None
         self.decode_calls = 0
         self.batch_sizes: list[int] = []  # active rows per decode call
+        self.admit_seconds = self.decode_seconds = 0.0  # wall time in the sampler's calls
 
     async def generate(self, requests: list[GenerationRequest]) -> list[Generation]:
         return list(await asyncio.gather(*(self.generate_one(r) for r in requests)))
@@ -86,11 +88,14 @@ class ContinuousPolicy:
                     await self._wake.wait()
                 continue
             self.batch_sizes.append(len(self._running))
+            start = time.perf_counter()
             try:
                 finished = await asyncio.to_thread(self.sampler.decode)
             except Exception as err:  # fail these requests, not the loop
                 self._fail_running(err)
                 continue
+            finally:
+                self.decode_seconds += time.perf_counter() - start
             self.decode_calls += 1
             for done in finished:
                 fut = self._running.pop(done.row)
@@ -109,6 +114,7 @@ class ContinuousPolicy:
             return
         batch = [Admission((r.task_id, r.seed), r.tokens, turn_seed(r.seed, len(r.tokens)),
                            r.max_new_tokens) for r, _ in entries]
+        start = time.perf_counter()
         try:
             results = await asyncio.to_thread(self.sampler.admit_many, batch)
         except Exception as err:  # an extend failed: the batch's requests fail, not the loop
@@ -116,6 +122,7 @@ class ContinuousPolicy:
                 if row not in self._running:  # admitted by an earlier wave of this batch
                     self.sampler.cancel(row)
             results = [err] * len(entries)
+        self.admit_seconds += time.perf_counter() - start
         for entry, result in zip(entries, results, strict=True):
             if result is None:
                 continue  # no free row: it waits for one
