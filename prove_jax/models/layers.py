@@ -22,7 +22,9 @@ def _dtype(name: str) -> jnp.dtype:
     return jnp.dtype(name)
 
 
-SKINNY_ROWS = 16  # products with at most this many rows (decode steps) take the path below
+# Products with at most this many rows (decode steps) take the path below: against a
+# [1536, 512] weight it ran 0.24 vs 0.32 ms at 32 rows and 0.47 vs 0.56 ms at 64.
+SKINNY_ROWS = 64
 
 
 def matmul_t(x: jax.Array, w: jax.Array, preferred: jnp.dtype | None = None) -> jax.Array:
