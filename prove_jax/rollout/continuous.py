@@ -76,7 +76,20 @@ class ContinuousPolicy:
             self._running.clear()
             for row in self.sampler.active_rows:  # left over from a stopped loop
                 self.sampler.cancel(row)
-            self._task = loop.create_task(self._schedule(), name="continuous-policy")
+            self._task = loop.create_task(self._guarded(), name="continuous-policy")
+
+    async def _guarded(self) -> None:
+        """The scheduler; should it ever fail, every request fails with the cause instead of
+        waiting forever (the next request starts a new scheduler)."""
+        try:
+            await self._schedule()
+        except Exception as err:
+            self._fail_running(err)
+            while self._waiting:
+                _, fut = self._waiting.popleft()
+                if not fut.done():
+                    fut.set_exception(RuntimeError(f"policy.generate failed: the scheduler "
+                                                   f"stopped on {type(err).__name__}: {err}"))
 
     async def _schedule(self) -> None:
         while True:

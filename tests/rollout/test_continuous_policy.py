@@ -42,3 +42,33 @@ async def test_continuous_batching_plays_the_reference_episodes():
     assert max(policies[0].batch_sizes) == 4  # every row decoding at once
     assert all(r.owner is None and not r.tokens for r in slots.rows)  # released at the end
     assert policies[0]._task is None  # the scheduler stopped with the run
+
+
+async def test_a_failing_scheduler_fails_its_requests_instead_of_hanging():
+    """A bookkeeping fault inside the scheduler loop (a decode call reporting a row that no
+    request holds) fails the waiting request with the cause; the next request starts a fresh
+    scheduler and is served."""
+    import asyncio
+
+    from prove_jax.rollout.policy import GenerationRequest
+    from prove_jax.sampling.slots import Finished
+
+    tokenizer, _, model, params, *_ = three_turn_workload()
+
+    class FaultySlots(SlotSampler):
+        faults = 1
+
+        def decode(self):
+            out = super().decode()
+            if self.faults:
+                self.faults -= 1
+                return [Finished(99, [], [], "stop"), *out]  # row 99 is nobody's
+            return out
+
+    policy = ContinuousPolicy(FaultySlots(model, params, slots=2, capacity=256,
+                                          pad_id=tokenizer.pad_token_id))
+    request = GenerationRequest([5, 6, 7], 4, 0, "t", 0, 0, 0)
+    with pytest.raises(RuntimeError, match="KeyError"):
+        await asyncio.wait_for(policy.generate_one(request), timeout=60)
+    assert len((await asyncio.wait_for(policy.generate_one(request), timeout=60)).tokens) >= 1
+    await policy.aclose()
