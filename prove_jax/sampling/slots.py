@@ -218,6 +218,7 @@ class SlotSampler(SlotPrograms):
             results[i] = row
         if placed:
             self._admit_rows(placed)
+            jax.block_until_ready(self._cache)  # the caller's timing sees the extends' work
         return results
 
     def _check(self, request: Admission) -> None:
