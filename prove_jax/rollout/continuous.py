@@ -119,7 +119,7 @@ class ContinuousPolicy:
         """Every waiting request that gets a row, admitted as one batch (one extend per wave,
         see SlotSampler.admit_many). With no row decoding, requests arriving together (the
         episodes of the last decode call, back from their tools) are first let gather."""
-        if not self._running:
+        if self._waiting and not self._running:
             await self._gather()
         entries = [e for e in self._waiting if not e[1].done()]
         if not entries:

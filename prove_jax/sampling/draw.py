@@ -52,8 +52,7 @@ def sample_categorical(keys: jax.Array, logits: jax.Array, vocab_first: bool = F
     inside the block (two short cumsums). Entries with zero probability (masked by top-k/top-p)
     are never chosen."""
     axis = 0 if vocab_first else -1
-    v = logits.shape[axis]
-    b = logits.shape[1 - axis if vocab_first else 0]
+    v, b = logits.shape[axis], logits.shape[1 + axis]
     nb = -(-v // _BLOCK)
     top = jnp.max(logits, axis=axis, keepdims=True)
     weights = jnp.exp(logits - top)  # unnormalised; masked entries underflow to exactly 0
@@ -81,17 +80,23 @@ def sample_categorical(keys: jax.Array, logits: jax.Array, vocab_first: bool = F
 
 
 def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: int,
-            top_p: jax.Array | None, greedy: bool) -> tuple[jax.Array, jax.Array]:
-    """One token per row and its log-prob under softmax(logits / T)."""
+            top_p: jax.Array | None, greedy: bool, vocab_first: bool = False
+            ) -> tuple[jax.Array, jax.Array]:
+    """One token per row and its log-prob under softmax(logits / T); logits [B, V], or [V, B]
+    with `vocab_first` (no top-k / top-p then)."""
+    axis = 0 if vocab_first else -1
     if greedy:  # the argmax's log-prob is -log sum exp(logits - max): no log-softmax buffer
-        token = jnp.argmax(logits, axis=-1)
-        top = jnp.max(logits, axis=-1, keepdims=True)
-        return token, -jnp.log(jnp.sum(jnp.exp(logits - top), axis=-1))
+        token = jnp.argmax(logits, axis=axis)
+        top = jnp.max(logits, axis=axis, keepdims=True)
+        return token, -jnp.log(jnp.sum(jnp.exp(logits - top), axis=axis))
     scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
-    filtered = _filter_logits(scaled, top_k, top_p)
-    token = sample_categorical(keys, filtered)
-    chosen = jnp.take_along_axis(scaled, token[:, None], axis=-1)[:, 0]
-    return token, chosen - jax.nn.logsumexp(scaled, axis=-1)
+    if vocab_first:
+        token = sample_categorical(keys, scaled, vocab_first=True)
+        chosen = scaled[token, jnp.arange(scaled.shape[1])]
+    else:
+        token = sample_categorical(keys, _filter_logits(scaled, top_k, top_p))
+        chosen = jnp.take_along_axis(scaled, token[:, None], axis=-1)[:, 0]
+    return token, chosen - jax.nn.logsumexp(scaled, axis=axis)
 
 
 def draw_step(hidden: jax.Array, head: jax.Array, cfg: Any, keys: jax.Array,
@@ -111,10 +116,4 @@ def draw_step(hidden: jax.Array, head: jax.Array, cfg: Any, keys: jax.Array,
                         preferred_element_type=jnp.float32)
     if cfg.logits_scaling != 1.0:
         logits = logits / cfg.logits_scaling
-    if greedy:
-        top = jnp.max(logits, axis=0, keepdims=True)
-        return jnp.argmax(logits, axis=0), -jnp.log(jnp.sum(jnp.exp(logits - top), axis=0))
-    scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
-    token = sample_categorical(keys, scaled, vocab_first=True)
-    chosen = scaled[token, jnp.arange(scaled.shape[1])]
-    return token, chosen - jax.nn.logsumexp(scaled, axis=0)
+    return _sample(logits, keys, temperature, 0, None, greedy, vocab_first=True)
