@@ -25,10 +25,17 @@ tiny random model with the same vocabulary (see there).
 Prefill is timed apart for both: T(1) generates one token (transformers: the prefill; ours: the
 prefill plus one decode forward whose output is unused), so T(N) - T(1) spans N - 1 decode
 forwards in all, and decode tok/s = batch x (N - 1) / (T(N) - T(1)); "e2e" is batch x N / T(N),
-prefill included. Ours and the peers alternate repeat by repeat (best kept), so a busy shared
-machine hurts all alike. Targets: decode ours/transformers >= 2x at batch >= 8, and at batch 1
->= 80% of the bandwidth bound; with --prompt-len 1536 (a prompt with tool schemas), prefill
-time ours/transformers <= 0.8 (printed for every batch).
+prefill included. Ours and the peers alternate repeat by repeat (best of 3 kept), so a busy shared
+machine hurts all alike.
+
+Roofline: a decode step reads every weight once (bandwidth) and does 2 x parameters x batch
+FLOPs plus attention over the context (compute); the step's floor is the larger of bytes /
+bandwidth and FLOPs / peak, where the peak is a float32 [2048, 2048] matmul measured here by
+XLA (best of 5). Each batch prints its decode rate as a fraction of that floor.
+
+Targets (issue 21): at batch 32, decode ours/transformers >= 2x and ours/Tunix >= 1.3x; at
+batch 1, >= 85% of the bandwidth bound; with --prompt-len 1536 (a prompt with tool schemas),
+prefill time ours/transformers <= 0.8 at batch 1 and 8 (printed for every batch).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from pathlib import Path
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import torch
 import transformers
@@ -56,8 +64,10 @@ from prove_jax.sampling.sampler import Sampler, SamplingParams
 
 VOCAB = 151936
 PROMPT_LEN = 64
-SPEEDUP_TARGET = 2.0
-BOUND_TARGET = 0.8
+SPEEDUP_TARGET = 2.0  # decode ours/transformers at TARGET_BATCH
+TUNIX_TARGET = 1.3  # decode ours/Tunix at TARGET_BATCH
+TARGET_BATCH = 32
+BOUND_TARGET = 0.85  # batch-1 decode against the bandwidth bound
 PREFILL_TARGET = 0.8  # prefill time ours/transformers, at --prompt-len 1536 (tool schemas)
 
 
@@ -79,6 +89,30 @@ def bandwidth_gbs(nbytes: int = 1 << 30, repeats: int = 5) -> float:
         np.copyto(dst, src)
         best = min(best, time.perf_counter() - start)
     return 2 * nbytes / best / 1e9
+
+
+def matmul_peak_gflops(n: int = 2048, repeats: int = 5) -> float:
+    """Best-of-`repeats` float32 [n, n] @ [n, n] rate under XLA on this machine, in GFLOP/s."""
+    x = jnp.ones((n, n), jnp.float32)
+    matmul = jax.jit(lambda a: a @ a)
+    matmul(x).block_until_ready()
+    best = min(wall_time(lambda: matmul(x).block_until_ready()) for _ in range(repeats))
+    return 2 * n**3 / best / 1e9
+
+
+def decode_step_gflop(config: transformers.Qwen3Config, n_params: int, batch: int,
+                      context: int) -> float:
+    """One decode step's FLOPs: every weight once per row (the tied head included) plus the
+    scores and weighted sum over `context` keys in every layer and head."""
+    attention = 4 * config.num_hidden_layers * config.num_attention_heads * config.head_dim
+    return batch * (2 * n_params + attention * context) / 1e9
+
+
+def roofline_tok_s(weight_bytes: int, gbs: float, gflop: float, peak: float, batch: int
+                   ) -> float:
+    """Decode tok/s at the floor: a step can be no faster than reading the weights once nor
+    than its FLOPs at the measured matmul peak."""
+    return batch / max(weight_bytes / (gbs * 1e9), gflop / peak)
 
 
 def wall_time(fn: Callable[[], object]) -> float:
@@ -158,49 +192,19 @@ def run(args: argparse.Namespace, root: Path) -> None:
     else:
         print("tunix not installed (pip install --no-deps -r benchmarks/requirements.txt): "
               "Tunix peer skipped")
-    gbs = bandwidth_gbs()
+    gbs, peak = bandwidth_gbs(), matmul_peak_gflops()
     bound = gbs * 1e9 / weight_bytes
     print(f"memory bandwidth (1 GiB np.copyto, best of 5, read+write): {gbs:.1f} GB/s -> batch-1 "
-          f"bound {bound:.1f} tok/s ({weight_bytes / 1e6:.0f} MB of weights per step)")
+          f"bound {bound:.1f} tok/s ({weight_bytes / 1e6:.0f} MB of weights per step); "
+          f"matmul peak (float32 2048^3 under XLA, best of 5): {peak:.1f} GFLOP/s")
     rng = np.random.default_rng(0)
     rows = [bench_batch(sampler, hf, b, args.new_tokens, args.repeats, rng, tunix,
                         args.prompt_len) for b in args.batches]
-    print(f"\nprompt {args.prompt_len} tokens, {args.new_tokens} new tokens, greedy, best of "
-          f"{args.repeats}; decode tok/s = batch x (N-1) / (T(N) - T(1)), prefill excluded; "
-          "e2e = batch x N / T(N), prefill included; ratio = ours/transformers decode tok/s; "
-          "agree = leading greedy tokens of row 0 identical in both\n")
-    print("| batch | ours prefill ms | ours decode tok/s | ours e2e tok/s | hf prefill ms | "
-          "hf decode tok/s | hf e2e tok/s | ratio | target | agree |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    context = args.prompt_len + args.new_tokens // 2  # the mean context a decode step reads
     for r in rows:
-        (op, od, oe), (hp, hd, he) = r["ours"], r["hf"]
-        ratio = od / hd
-        target = "n/a" if r["batch"] < 8 else ("yes" if ratio >= SPEEDUP_TARGET else "NO")
-        print(f"| {r['batch']} | {op * 1e3:.0f} | {od:.1f} | {oe:.1f} | {hp * 1e3:.0f} | "
-              f"{hd:.1f} | {he:.1f} | {ratio:.2f} | {target} | {r['agree']}/{args.new_tokens} |")
-    for r in rows:
-        ratio = r["ours"][0] / r["hf"][0]
-        print(f"prefill, batch {r['batch']}: ours/transformers time = {ratio:.2f} (target <= "
-              f"{PREFILL_TARGET}: {'yes' if ratio <= PREFILL_TARGET else 'NO'}; ours includes one "
-              "decode forward)")
-    for r in rows:
-        if r["batch"] == 1:
-            od, hd = r["ours"][1], r["hf"][1]
-            print(f"\nbatch 1 vs bandwidth bound {bound:.1f} tok/s: ours {od / bound:.0%} "
-                  f"({'yes' if od / bound >= BOUND_TARGET else 'NO'}, target >= "
-                  f"{BOUND_TARGET:.0%}), transformers {hd / bound:.0%}")
-    if tunix is not None:
-        print("\nsecond peer, Tunix's vanilla Sampler (same prompts, same timing); ratio = "
-              "ours/Tunix decode tok/s, target >= 2x at every batch; agree = leading greedy "
-              "tokens of row 0 identical to transformers'\n")
-        print("| batch | tunix prefill ms | tunix decode tok/s | tunix e2e tok/s | ratio | "
-              "target | agree |")
-        print("|---|---|---|---|---|---|---|")
-        for r in rows:
-            (tp, td, te), ratio = r["tunix"], r["ours"][1] / r["tunix"][1]
-            print(f"| {r['batch']} | {tp * 1e3:.0f} | {td:.1f} | {te:.1f} | {ratio:.2f} | "
-                  f"{'yes' if ratio >= SPEEDUP_TARGET else 'NO'} | "
-                  f"{r['tunix_agree']}/{args.new_tokens} |")
+        gflop = decode_step_gflop(hf.config, n_params, r["batch"], context)
+        r["roofline"] = roofline_tok_s(weight_bytes, gbs, gflop, peak, r["batch"])
+    report(rows, args, bound, tunix is not None)
     if args.engine_episodes:
         # The split measures the engine, not the model: on 2 CPU cores the ~100M model's
         # re-prefill of ~1K-token contexts per turn would take most of an hour for 64 episodes,
@@ -212,6 +216,57 @@ def run(args: argparse.Namespace, root: Path) -> None:
         engine_split(Sampler(tiny), n_tasks=args.engine_episodes // 4, group=4)
 
 
+def report(rows: list[dict], args: argparse.Namespace, bound: float, with_tunix: bool) -> None:
+    """The tables and the target lines of `run`."""
+    n = args.new_tokens
+    print(f"\nprompt {args.prompt_len} tokens, {n} new tokens, greedy, best of {args.repeats}; "
+          "decode tok/s = batch x (N-1) / (T(N) - T(1)), prefill excluded; e2e = batch x N / "
+          "T(N), prefill included; ratio = ours/transformers decode tok/s; roofline = ours "
+          "decode / the floor of max(weight bytes / bandwidth, step FLOPs / matmul peak); "
+          "agree = leading greedy tokens of row 0 identical in both\n")
+    print("| batch | ours prefill ms | ours decode tok/s | ours e2e tok/s | hf prefill ms | "
+          "hf decode tok/s | hf e2e tok/s | ratio | target | roofline | agree |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        (op, od, oe), (hp, hd, he) = r["ours"], r["hf"]
+        ratio = od / hd
+        target = ("n/a" if r["batch"] != TARGET_BATCH
+                  else "yes" if ratio >= SPEEDUP_TARGET else "NO")
+        print(f"| {r['batch']} | {op * 1e3:.0f} | {od:.1f} | {oe:.1f} | {hp * 1e3:.0f} | "
+              f"{hd:.1f} | {he:.1f} | {ratio:.2f} | {target} | {od / r['roofline']:.0%} of "
+              f"{r['roofline']:.0f} | {r['agree']}/{n} |")
+    for r in rows:
+        ratio = r["ours"][0] / r["hf"][0]
+        judged = r["batch"] in (1, 8) and args.prompt_len >= 1536
+        verdict = ("yes" if ratio <= PREFILL_TARGET else "NO") if judged else "n/a"
+        print(f"prefill, batch {r['batch']}: ours/transformers time = {ratio:.2f} (target <= "
+              f"{PREFILL_TARGET} at batch 1 and 8 with --prompt-len 1536: {verdict}; ours "
+              "includes one decode forward)")
+    for r in rows:
+        if r["batch"] == 1:
+            od, hd = r["ours"][1], r["hf"][1]
+            print(f"\nbatch 1 vs bandwidth bound {bound:.1f} tok/s: ours {od / bound:.0%} "
+                  f"({'yes' if od / bound >= BOUND_TARGET else 'NO'}, target >= "
+                  f"{BOUND_TARGET:.0%}), transformers {hd / bound:.0%}")
+    if not with_tunix:
+        return
+    print(f"\nsecond peer, Tunix's vanilla Sampler (same prompts, same timing); ratio = "
+          f"ours/Tunix decode tok/s, target >= {TUNIX_TARGET}x at batch {TARGET_BATCH}; agree = "
+          "leading greedy tokens of row 0 identical to transformers'\n")
+    print("| batch | tunix prefill ms | tunix decode tok/s | tunix e2e tok/s | ratio | "
+          "target | agree |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        (tp, td, te), ratio = r["tunix"], r["ours"][1] / r["tunix"][1]
+        target = ("n/a" if r["batch"] != TARGET_BATCH
+                  else "yes" if ratio >= TUNIX_TARGET else "NO")
+        print(f"| {r['batch']} | {tp * 1e3:.0f} | {td:.1f} | {te:.1f} | {ratio:.2f} | "
+              f"{target} | {r['tunix_agree']}/{n} |")
+    for r in rows:
+        print(f"prefill, batch {r['batch']}: ours/Tunix time = "
+              f"{r['ours'][0] / r['tunix'][0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--new-tokens", type=int, help="tokens decoded (default 128; 16 quick)")
@@ -219,13 +274,13 @@ def main() -> None:
     parser.add_argument("--prompt-len", type=int, default=PROMPT_LEN,
                         help=f"prompt tokens (default {PROMPT_LEN}; 1536 is a prompt with tool "
                              "schemas, where prefill dominates a rollout turn)")
-    parser.add_argument("--repeats", type=int, help="timed runs per cell (default 2; 1 quick)")
+    parser.add_argument("--repeats", type=int, help="timed runs per cell (default 3; 1 quick)")
     parser.add_argument("--quick", action="store_true", help="smoke run: fewer tokens")
     parser.add_argument("--engine-episodes", type=int, default=64,
                         help="episodes for the engine time split (0: skip)")
     args = parser.parse_args()
     args.new_tokens = args.new_tokens or (16 if args.quick else 128)
-    args.repeats = args.repeats or (1 if args.quick else 2)
+    args.repeats = args.repeats or (1 if args.quick else 3)
     args.batches = [int(b) for b in args.batches.split(",")]
     if args.new_tokens < 2:
         parser.error("--new-tokens must be >= 2 (decode time is T(N) - T(1))")
