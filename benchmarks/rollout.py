@@ -141,8 +141,10 @@ def main() -> None:
     model = make_model()
     params = SamplingParams(max_new_tokens=args.free, temperature=1.0)
     pad = chat.tokenizer.pad_token_id or 0
+    # Rows at full length from the start, as after a first GRPO step: rows that grew during
+    # the untimed run would key the timed run's programs to another length (recompiles)
     modes = {"new": lambda: SlotSampler(model, params, slots=args.slots, capacity=4096,
-                                        pad_id=pad),
+                                        initial_tokens=4096, pad_id=pad),
              "reference": lambda: Sampler(model, pad_id=pad)}
     results = {}
     for name, make in modes.items():
