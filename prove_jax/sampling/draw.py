@@ -44,7 +44,16 @@ _BLOCK = 256
 def sample_categorical(keys: jax.Array, logits: jax.Array, vocab_first: bool = False
                        ) -> jax.Array:
     """One draw per row from softmax(logits) [B, V] ([V, B] with `vocab_first`), by inverse
-    CDF in two levels.
+    CDF in two levels (`_draw`)."""
+    return _draw(keys, logits, vocab_first)[0]
+
+
+def _draw(keys: jax.Array, logits: jax.Array, vocab_first: bool = False
+          ) -> tuple[jax.Array, jax.Array]:
+    """(one draw per row from softmax(logits), its log-prob under that softmax): the log-prob
+    is log(weight) - log(mass) from the draw's own sums, with no second pass over [B, V].
+    (Returning the rows' max logit instead made XLA:CPU emit its reduction ~8x slower: 20 vs
+    2.6 ms for [151936, 32].)
 
     `jax.random.categorical` draws Gumbel noise for every vocabulary entry: 2.4M threefry draws
     per step at B=16, V=152K, ~160 ms on a CPU, more than the model. Here each row needs one
@@ -76,7 +85,30 @@ def sample_categorical(keys: jax.Array, logits: jax.Array, vocab_first: bool = F
     # Rounding can put u past the block's last positive entry: take that entry instead.
     last_positive = _BLOCK - 1 - jnp.argmax((inside > 0)[:, ::-1], axis=-1)
     j = jnp.minimum(j, last_positive)
-    return jnp.minimum(block * _BLOCK + j, v - 1)
+    logp = jnp.log(inside[jnp.arange(b), j]) - jnp.log(cum[:, -1])
+    return jnp.minimum(block * _BLOCK + j, v - 1), logp
+
+
+def _argmax(logits: jax.Array, axis: int) -> jax.Array:
+    """jnp.argmax over the vocabulary, axis 0 of [V, B] or -1 of [B, V] (first index of the
+    max), in two levels: each block's max, the first block holding the overall max, then the
+    first index of it inside that block. XLA:CPU runs argmax as a two-operand reduce that does
+    not vectorise: 10.9 ms over [151936, 32] against 0.2 ms for a max, here ~1 ms."""
+    v = logits.shape[axis]
+    size = next(n for n in (256, 128, 64, 32, 16, 8, 4, 2, 1) if v % n == 0)
+    if size == 1:
+        return jnp.argmax(logits, axis=axis)
+    if axis == 0:  # [V, B]: reductions over the major axes, no transpose
+        b = logits.shape[1]
+        blocks = logits.reshape(v // size, size, b)  # nb size B
+        block = jnp.argmax(jnp.max(blocks, axis=1), axis=0)  # B
+        inside = blocks[block, :, jnp.arange(b)]  # B size
+    else:
+        b = logits.shape[0]
+        blocks = logits.reshape(b, v // size, size)  # B nb size
+        block = jnp.argmax(jnp.max(blocks, axis=-1), axis=-1)  # B
+        inside = blocks[jnp.arange(b), block]  # B size
+    return block * size + jnp.argmax(inside, axis=-1)
 
 
 def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: int,
@@ -86,16 +118,15 @@ def _sample(logits: jax.Array, keys: jax.Array, temperature: jax.Array, top_k: i
     with `vocab_first` (no top-k / top-p then)."""
     axis = 0 if vocab_first else -1
     if greedy:  # the argmax's log-prob is -log sum exp(logits - max): no log-softmax buffer
-        token = jnp.argmax(logits, axis=axis)
+        token = _argmax(logits, axis)
         top = jnp.max(logits, axis=axis, keepdims=True)
         return token, -jnp.log(jnp.sum(jnp.exp(logits - top), axis=axis))
     scaled = logits / jnp.where(temperature > 0, temperature, 1.0)
-    if vocab_first:
-        token = sample_categorical(keys, scaled, vocab_first=True)
-        chosen = scaled[token, jnp.arange(scaled.shape[1])]
-    else:
-        token = sample_categorical(keys, _filter_logits(scaled, top_k, top_p))
-        chosen = jnp.take_along_axis(scaled, token[:, None], axis=-1)[:, 0]
+    if vocab_first or (top_k == 0 and top_p is None):  # nothing truncated
+        return _draw(keys, scaled, vocab_first)
+    # the log-prob is under the untruncated softmax: a normaliser of its own
+    token = sample_categorical(keys, _filter_logits(scaled, top_k, top_p))
+    chosen = jnp.take_along_axis(scaled, token[:, None], axis=-1)[:, 0]
     return token, chosen - jax.nn.logsumexp(scaled, axis=axis)
 
 
