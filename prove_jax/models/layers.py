@@ -6,6 +6,8 @@ F mlp hidden.
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 from flax import nnx
@@ -14,6 +16,7 @@ from prove_jax.models.attention import causal_query_chunked, query_chunked, use_
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.prefix_attention import prefix_suffix_attend
 from prove_jax.models.rope import apply_rope
+from prove_jax.models.row_attention import attend_rows
 
 _INIT_STD = 0.02
 
@@ -144,37 +147,42 @@ class Attention(nnx.Module):
         """Tokens x [k, E, D], row i's written into slot cache row rows[i] (k, v: [L, R, K,
         C, H]) at slots [offsets[i], offsets[i] + E), attending causally over that row's slots
         [0, window), which hold token j at slot j.
-        Query blocks of `block` rows keep the scores bounded; `from_zero` (every offset 0,
-        window E) skips the upper triangle."""
+        Query blocks of `block` rows keep the scores bounded (one row's with a kept prefix,
+        every row's with `from_zero`: every offset 0, window E, the upper triangle skipped)."""
         q, key, v = self._qkv(x, cos, sin)
-        cache, (k_l, v_l) = _write_slots(cache, key, v, layer, rows, offsets, window)
+        cache = _write_slots(cache, key, v, layer, rows, offsets)
         if from_zero:
+            k_l, v_l = (c[layer, rows, :, :window] for c in cache)
             return self._out(causal_blocks(q, k_l, v_l, jnp.ones((x.shape[0], window), jnp.bool_),
                                            self.scale, block)), cache
-        outs = []
-        for start in range(0, x.shape[1], block):
-            end = min(start + block, x.shape[1])
-            at = offsets[:, None] + jnp.arange(start, end)[None]  # k c
-            mask = (jnp.arange(window)[None, None] <= at[:, :, None])[:, None]  # k 1 c W
-            outs.append(attend_cache(q[:, start:end], k_l, v_l, mask, self.scale))
-        out = outs[0] if len(outs) == 1 else jnp.concatenate(outs, axis=1)
-        return self._out(out), cache
+        # one row at a time (prove_jax.models.row_attention): each op's scores stay small
+        return self._out(attend_rows(q, cache, layer, rows, offsets, window, block,
+                                     self.scale)), cache
 
     def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
                           cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
-                          positions: jax.Array, window: int
-                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+                          positions: jax.Array, window: int,
+                          view: tuple[jax.Array, jax.Array] | None = None
+                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array], Any]:
         """One decode token per slot row, x [R, 1, D]: row r's keys/values written at slot
         write[r] (>= C: not written, an idle row), then attention over the row's slots
-        [0, window) up to its own position."""
+        [0, window) up to its own position. `view`: this layer's slots [0, window) as arrays
+        of their own ([R, K, window, H] each), written here too and read instead of a slice of
+        the cache, which XLA:CPU copies out at every step; returned updated (None: none)."""
         q, key, v = self._qkv(x, cos, sin)
         rows = jnp.arange(x.shape[0])
+        k_new, v_new = key[:, 0], v[:, 0]
         k_all, v_all = cache
-        k_all = k_all.at[layer, rows, :, write, :].set(key[:, 0].astype(k_all.dtype), mode="drop")
-        v_all = v_all.at[layer, rows, :, write, :].set(v[:, 0].astype(v_all.dtype), mode="drop")
-        k_l, v_l = k_all[layer, :, :, :window], v_all[layer, :, :, :window]  # R K W H
+        k_all = k_all.at[layer, rows, :, write, :].set(k_new.astype(k_all.dtype), mode="drop")
+        v_all = v_all.at[layer, rows, :, write, :].set(v_new.astype(v_all.dtype), mode="drop")
+        if view is None:
+            k_l, v_l = k_all[layer, :, :, :window], v_all[layer, :, :, :window]  # R K W H
+        else:
+            k_l = view[0].at[rows, :, write, :].set(k_new.astype(k_all.dtype), mode="drop")
+            v_l = view[1].at[rows, :, write, :].set(v_new.astype(v_all.dtype), mode="drop")
+            view = (k_l, v_l)
         mask = (jnp.arange(window)[None, :] <= positions[:, None])[:, None, None]  # R 1 1 W
-        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all)
+        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all), view
 
     def _qkv(self, x: jax.Array, cos: jax.Array, sin: jax.Array) -> tuple[jax.Array, ...]:
         n, k, h = self.shape
@@ -257,13 +265,12 @@ def _write_cache(cache: tuple[jax.Array, jax.Array], key: jax.Array, v: jax.Arra
 
 
 def _write_slots(cache: tuple[jax.Array, jax.Array], key: jax.Array, v: jax.Array,
-                 layer: jax.Array, rows: jax.Array, offsets: jax.Array, window: int
-                 ) -> tuple[tuple[jax.Array, jax.Array], tuple[jax.Array, jax.Array]]:
+                 layer: jax.Array, rows: jax.Array, offsets: jax.Array
+                 ) -> tuple[jax.Array, jax.Array]:
     """New keys/values [k, E, K, H] written into slot cache rows `rows` (k, v: [L, R, K, C,
     H]) at slots [offsets[i], offsets[i] + E) of `layer` (the caller keeps them inside the
-    row); returns the cache and those rows' slots [0, window) as [k, K, window, H]. One
-    in-place slice update per row: a scatter of all rows' tokens ran several times slower on
-    XLA:CPU. Rows may repeat with the same tokens (the caller's padding)."""
+    row). One in-place slice update per row: a scatter of all rows' tokens ran several times
+    slower on XLA:CPU. Rows may repeat with the same tokens (the caller's padding)."""
     k_all, v_all = cache
     key, v = key.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3)  # k K E H
     for i in range(key.shape[0]):
@@ -271,7 +278,7 @@ def _write_slots(cache: tuple[jax.Array, jax.Array], key: jax.Array, v: jax.Arra
         k_all = jax.lax.dynamic_update_slice(k_all, key[i][None, None].astype(k_all.dtype),
                                              start)
         v_all = jax.lax.dynamic_update_slice(v_all, v[i][None, None].astype(v_all.dtype), start)
-    return (k_all, v_all), (k_all[layer, rows, :, :window], v_all[layer, rows, :, :window])
+    return k_all, v_all
 
 
 def causal_blocks(q: jax.Array, k: jax.Array, v: jax.Array, key_mask: jax.Array, scale: float,
@@ -353,11 +360,12 @@ class Block(nnx.Module):
 
     def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
                           cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
-                          positions: jax.Array, window: int
-                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        a, cache = self.attn.call_decode_slots(self.input_norm(x), cos, sin, cache, layer, write,
-                                               positions, window)
-        return self._after_attention(x, a), cache
+                          positions: jax.Array, window: int,
+                          view: tuple[jax.Array, jax.Array] | None = None
+                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array], Any]:
+        a, cache, view = self.attn.call_decode_slots(self.input_norm(x), cos, sin, cache, layer,
+                                                     write, positions, window, view)
+        return self._after_attention(x, a), cache, view
 
     def _after_attention(self, x: jax.Array, a: jax.Array) -> jax.Array:
         x = x + a * self.residual_multiplier

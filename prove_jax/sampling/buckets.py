@@ -38,13 +38,13 @@ def prefill_chunk(batch: int, prompt: int, total: int, heads: int, budget_bytes:
 FINE_BUCKETS_FROM = 512
 
 
-def prompt_bucket(n: int, minimum: int = 1) -> int:
-    """Padded prompt length: powers of two up to FINE_BUCKETS_FROM, then steps of a quarter of
+def prompt_bucket(n: int, minimum: int = 1, fine_from: int = FINE_BUCKETS_FROM) -> int:
+    """Padded prompt length: powers of two up to `fine_from`, then steps of a quarter of
     the power of two below (640, 768, 896, 1024, 1280, ...). Prefill compute grows with the
     padded length: power-of-two buckets pad a 1,200-token prompt to 2,048 (70% more); quarter
     steps waste at most 25%, for at most 4 shapes per power of two."""
     b = bucket(n, minimum)
-    if b <= FINE_BUCKETS_FROM:
+    if b <= fine_from:
         return b
     step = b // 8  # quarters of b / 2
     return -(-n // step) * step
