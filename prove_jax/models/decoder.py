@@ -7,7 +7,6 @@ with depth. Axes: B batch, T time, D model, V vocab.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -217,22 +216,16 @@ class Decoder(nnx.Module):
             self.embed_tokens(input_ids), cache)
 
     def decode_slots(self, tokens: jax.Array, positions: jax.Array, write: jax.Array,
-                     cache: tuple[jax.Array, jax.Array], window: int, layers: Sequence[Block],
-                     views: Sequence[tuple[jax.Array, jax.Array]] | None = None
-                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array], Any]:
+                     cache: tuple[jax.Array, jax.Array], window: int, layers: Sequence[Block]
+                     ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         """One token per slot row (tokens, positions, write [R]; write >= C: an idle row whose
         cache is left alone) over the unrolled `layers`, attending over slots [0, window).
-        `views`: each layer's slots [0, window) as arrays of their own, kept in step with the
-        cache and read in its place (`Attention.call_decode_slots`). Returns the final normed
-        hidden states [R, D], the cache and the views (None without)."""
+        Returns the final normed hidden states [R, D] and the cache."""
         cos, sin = rope_tables(self.cfg, positions[:, None])
         x = self.embed_tokens(tokens[:, None])
-        out_views = []
         for i, layer in enumerate(layers):
-            x, cache, view = layer.call_decode_slots(x, cos, sin, cache, i, write, positions,
-                                                     window, None if views is None else views[i])
-            out_views.append(view)
-        return self.final_norm(x)[:, 0], cache, None if views is None else tuple(out_views)
+            x, cache = layer.call_decode_slots(x, cos, sin, cache, i, write, positions, window)
+        return self.final_norm(x)[:, 0], cache
 
     def unstacked_layers(self) -> list[Block]:
         """The stacked blocks as one Block per layer (each a copy of its slice of the stack)."""

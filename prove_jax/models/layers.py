@@ -6,8 +6,6 @@ F mlp hidden.
 
 from __future__ import annotations
 
-from typing import Any
-
 import jax
 import jax.numpy as jnp
 from flax import nnx
@@ -16,7 +14,7 @@ from prove_jax.models.attention import causal_query_chunked, query_chunked, use_
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.prefix_attention import prefix_suffix_attend
 from prove_jax.models.rope import apply_rope
-from prove_jax.models.row_attention import attend_rows
+from prove_jax.models.row_attention import attend_rows, row_at_a_time
 
 _INIT_STD = 0.02
 
@@ -155,34 +153,38 @@ class Attention(nnx.Module):
             k_l, v_l = (c[layer, rows, :, :window] for c in cache)
             return self._out(causal_blocks(q, k_l, v_l, jnp.ones((x.shape[0], window), jnp.bool_),
                                            self.scale, block)), cache
-        # one row at a time (prove_jax.models.row_attention): each op's scores stay small
-        return self._out(attend_rows(q, cache, layer, rows, offsets, window, block,
-                                     self.scale)), cache
+        if row_at_a_time():  # prove_jax.models.row_attention: each op's scores stay small
+            return self._out(attend_rows(q, cache, layer, rows, offsets, window, block,
+                                         self.scale)), cache
+        k_l, v_l = (c[layer, rows, :, :window] for c in cache)
+        outs = []
+        for start in range(0, x.shape[1], block):
+            end = min(start + block, x.shape[1])
+            at = offsets[:, None] + jnp.arange(start, end)[None]  # k c
+            mask = (jnp.arange(window)[None, None] <= at[:, :, None])[:, None]  # k 1 c W
+            outs.append(attend_cache(q[:, start:end], k_l, v_l, mask, self.scale))
+        out = outs[0] if len(outs) == 1 else jnp.concatenate(outs, axis=1)
+        return self._out(out), cache
 
     def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
                           cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
-                          positions: jax.Array, window: int,
-                          view: tuple[jax.Array, jax.Array] | None = None
-                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array], Any]:
+                          positions: jax.Array, window: int
+                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         """One decode token per slot row, x [R, 1, D]: row r's keys/values written at slot
         write[r] (>= C: not written, an idle row), then attention over the row's slots
-        [0, window) up to its own position. `view`: this layer's slots [0, window) as arrays
-        of their own ([R, K, window, H] each), written here too and read instead of a slice of
-        the cache, which XLA:CPU copies out at every step; returned updated (None: none)."""
+        [0, window) up to its own position (on the CPU one row at a time, as an extend's:
+        a slice of every row's window is copied out at each step there)."""
         q, key, v = self._qkv(x, cos, sin)
         rows = jnp.arange(x.shape[0])
-        k_new, v_new = key[:, 0], v[:, 0]
         k_all, v_all = cache
-        k_all = k_all.at[layer, rows, :, write, :].set(k_new.astype(k_all.dtype), mode="drop")
-        v_all = v_all.at[layer, rows, :, write, :].set(v_new.astype(v_all.dtype), mode="drop")
-        if view is None:
-            k_l, v_l = k_all[layer, :, :, :window], v_all[layer, :, :, :window]  # R K W H
-        else:
-            k_l = view[0].at[rows, :, write, :].set(k_new.astype(k_all.dtype), mode="drop")
-            v_l = view[1].at[rows, :, write, :].set(v_new.astype(v_all.dtype), mode="drop")
-            view = (k_l, v_l)
+        k_all = k_all.at[layer, rows, :, write, :].set(key[:, 0].astype(k_all.dtype), mode="drop")
+        v_all = v_all.at[layer, rows, :, write, :].set(v[:, 0].astype(v_all.dtype), mode="drop")
+        if row_at_a_time():
+            out = attend_rows(q, (k_all, v_all), layer, rows, positions, window, 1, self.scale)
+            return self._out(out), (k_all, v_all)
+        k_l, v_l = k_all[layer, :, :, :window], v_all[layer, :, :, :window]  # R K W H
         mask = (jnp.arange(window)[None, :] <= positions[:, None])[:, None, None]  # R 1 1 W
-        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all), view
+        return self._out(attend_cache(q, k_l, v_l, mask, self.scale)), (k_all, v_all)
 
     def _qkv(self, x: jax.Array, cos: jax.Array, sin: jax.Array) -> tuple[jax.Array, ...]:
         n, k, h = self.shape
@@ -360,12 +362,11 @@ class Block(nnx.Module):
 
     def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
                           cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
-                          positions: jax.Array, window: int,
-                          view: tuple[jax.Array, jax.Array] | None = None
-                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array], Any]:
-        a, cache, view = self.attn.call_decode_slots(self.input_norm(x), cos, sin, cache, layer,
-                                                     write, positions, window, view)
-        return self._after_attention(x, a), cache, view
+                          positions: jax.Array, window: int
+                          ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        a, cache = self.attn.call_decode_slots(self.input_norm(x), cos, sin, cache, layer, write,
+                                               positions, window)
+        return self._after_attention(x, a), cache
 
     def _after_attention(self, x: jax.Array, a: jax.Array) -> jax.Array:
         x = x + a * self.residual_multiplier
