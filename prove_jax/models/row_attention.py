@@ -15,14 +15,15 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-__all__ = ["ROW_BLOCK", "attend_grouped", "attend_rows", "row_at_a_time"]
+__all__ = ["ROW_BLOCK", "attend_grouped", "attend_rows", "cpu_kernels"]
 
 ROW_BLOCK = 512  # most query rows per block of one row's extend (its scores bound it too)
 
 
-def row_at_a_time() -> bool:
-    """Whether slot attention runs one row at a time: on the CPU (see the module docstring);
-    accelerators keep every row in one batched product, where a loop over rows would
+def cpu_kernels() -> bool:
+    """Whether attention takes its CPU forms: slot rows one at a time (extends and decode),
+    and each kv head's query group as one matrix (`attend_grouped`) in prefill blocks.
+    Accelerators keep every row in one batched product, where a loop over rows would
     serialise small kernels."""
     return jax.default_backend() == "cpu"
 

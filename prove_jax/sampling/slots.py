@@ -41,7 +41,7 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
-from prove_jax.models.row_attention import ROW_BLOCK, row_at_a_time
+from prove_jax.models.row_attention import ROW_BLOCK, cpu_kernels
 from prove_jax.sampling.buckets import bucket, prefill_chunk, prompt_bucket
 from prove_jax.sampling.sampler import SamplingParams
 from prove_jax.sampling.slot_programs import SlotPrograms
@@ -296,7 +296,7 @@ class SlotSampler(SlotPrograms):
         ids[pad], rows[pad], offsets[pad], last[pad] = ids[0], rows[0], offsets[0], last[0]
         heads = self.model.cfg.num_heads
         block = (prefill_chunk(1, e, window, heads, self.score_budget, ROW_BLOCK)
-                 if row_at_a_time() and not from_zero  # a row's scores bound its blocks
+                 if cpu_kernels() and not from_zero  # a row's scores bound its blocks
                  else prefill_chunk(k, e, window, heads, self.score_budget, self.prefill_block))
         fn = self._extend_fn(k, e, window, from_zero, block)
         self._cache, self._hidden = fn(nnx.state(self.model), self._cache, self._hidden, ids,
