@@ -149,14 +149,13 @@ class Attention(nnx.Module):
         every row's with `from_zero`: every offset 0, window E, the upper triangle skipped)."""
         q, key, v = self._qkv(x, cos, sin)
         cache = _write_slots(cache, key, v, layer, rows, offsets)
-        if from_zero:
-            k_l, v_l = (c[layer, rows, :, :window] for c in cache)
-            return self._out(causal_blocks(q, k_l, v_l, jnp.ones((x.shape[0], window), jnp.bool_),
-                                           self.scale, block)), cache
-        if cpu_kernels():  # prove_jax.models.row_attention: each op's scores stay small
+        if cpu_kernels() and not from_zero:  # row_attention: each op's scores stay small
             return self._out(attend_rows(q, cache, layer, rows, offsets, window, block,
                                          self.scale)), cache
         k_l, v_l = (c[layer, rows, :, :window] for c in cache)
+        if from_zero:
+            return self._out(causal_blocks(q, k_l, v_l, jnp.ones((x.shape[0], window), jnp.bool_),
+                                           self.scale, block)), cache
         outs = []
         for start in range(0, x.shape[1], block):
             end = min(start + block, x.shape[1])
