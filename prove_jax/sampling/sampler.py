@@ -79,9 +79,12 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     the U distinct prompts and row b starts from prompt source[b]'s cache and last hidden
     state. keep: also return the cache."""
     model: Decoder = nnx.merge(graphdef, state)
+    # The last drawn token needs no forward unless its KV is kept: a one-token call (a
+    # prefill) runs no decode step at all, and copies no layer weights for one.
+    decodes = keep or max_new > 1
     # Per-layer weights copied out of the stack once per call, not once per decode step.
     layer_graphdef, layer_states = None, None
-    if unroll:
+    if unroll and decodes:
         layers = model.unstacked_layers()
         layer_graphdef = nnx.graphdef(layers[0])
         layer_states = [nnx.state(layer) for layer in layers]
@@ -112,11 +115,7 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     done = jnp.zeros((b,), jnp.bool_)
     n_out = jnp.zeros((b,), jnp.int32)
 
-    def cond(carry: tuple) -> jax.Array:
-        t, _, _, _, _, done, _, _ = carry
-        return (t < limit) & ~jnp.all(done)
-
-    def body(carry: tuple) -> tuple:
+    def draw(carry: tuple) -> tuple:
         t, last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out = carry
         keys = jax.vmap(jax.random.fold_in, in_axes=(0, None))(base_keys, t)
         token, logp = draw_step(last_hidden, head, cfg, keys, temperature, top_k,
@@ -126,18 +125,28 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
         out_logp = out_logp.at[:, t].set(jnp.where(done, 0.0, logp))
         n_out = n_out + (~done).astype(jnp.int32)
         done = done | jnp.any(token[:, None] == stop_ids[None, :], axis=-1)
+        return (t, last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out), token
+
+    def body(carry: tuple) -> tuple:
+        (t, _, cache, key_mask, out_tokens, done, out_logp, n_out), token = draw(carry)
         slot = p + t
         key_mask = key_mask.at[:, slot].set(True)
         # NNX variables may not cross into the loop body's trace: rebuild them there.
         step_model = nnx.merge(graphdef, jax.tree.map(lambda x: x, state))
-        step_layers = None if not unroll else [
+        step_layers = None if layer_states is None else [
             nnx.merge(layer_graphdef, jax.tree.map(lambda x: x, s)) for s in layer_states]
         h, cache = step_model.hidden_states_cached(token[:, None], (lengths + t)[:, None], key_mask,
                                                    cache, slot, step_layers)
         return t + 1, h[:, 0], cache, key_mask, out_tokens, done, out_logp, n_out
 
+    # keep: every drawn token's forward runs (its KV is returned); otherwise the last is drawn
+    # after the loop, without one.
+    stop_at = limit if keep else limit - 1
     carry = (jnp.int32(0), last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out)
-    carry = jax.lax.while_loop(cond, body, carry)
+    if decodes:
+        carry = jax.lax.while_loop(lambda c: (c[0] < stop_at) & ~jnp.all(c[5]), body, carry)
+    if not keep:  # rows already done draw padding here, as in the loop
+        carry = draw(carry)[0]
     if keep:
         return carry[4], carry[6], carry[7], carry[2]
     return carry[4], carry[6], carry[7]

@@ -126,6 +126,29 @@ def test_stops_on_stop_token(hf_checkpoint):
     assert out.logprobs == free.logprobs[:first + 1]
 
 
+def test_last_token_drawn_without_a_forward_equals_a_longer_call(hf_checkpoint):
+    """The last token of a call is drawn after the decode loop, with no forward for it: a
+    one-token call (no decode step at all), a limit inside the bucket (5 of 8) and rows that
+    all stop early sample exactly the head of a longer call, log-probs included."""
+    model, _ = load_hf(hf_checkpoint("qwen3_untied")[0], dtype="float32")
+    sampler = Sampler(model)
+    prompts, seeds = _prompts(6), [1, 2, 3]
+    long = sampler.generate(prompts, SamplingParams(max_new_tokens=16, temperature=1.0), seeds)
+    for n in (1, 2, 5):
+        outs = sampler.generate(prompts, SamplingParams(max_new_tokens=n, temperature=1.0),
+                                seeds)
+        for out, ref in zip(outs, long, strict=True):
+            assert out.tokens == ref.tokens[:n] and out.finish_reason == "length"
+            np.testing.assert_allclose(out.logprobs, ref.logprobs[:n], atol=1e-6, rtol=0)
+    stops = tuple(ref.tokens[1] for ref in long)  # every row stops at its 2nd token or before
+    outs = sampler.generate(prompts, SamplingParams(max_new_tokens=16, temperature=1.0,
+                                                    stop_token_ids=stops), seeds)
+    for out, ref in zip(outs, long, strict=True):
+        first = next(i for i, tok in enumerate(ref.tokens) if tok in stops)
+        assert first <= 1 and out.tokens == ref.tokens[:first + 1]
+        assert out.finish_reason == "stop"
+
+
 def test_recompilation_is_bounded_by_buckets(hf_checkpoint):
     model, _ = load_hf(hf_checkpoint("qwen3_tied")[0], dtype="float32")
     sampler = Sampler(model, min_prompt_bucket=16)
