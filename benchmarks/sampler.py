@@ -16,16 +16,17 @@ compilation excluded by one untimed warm-up per shape. Both decode exactly N tok
 Where `google-tunix` is installed (`pip install --no-deps -r benchmarks/requirements.txt`, not a
 project requirement), a second peer: Tunix's vanilla `Sampler` over its own Qwen3 loaded from the
 same safetensors (benchmarks/tunix_peer.py), greedy, KV cache sized for prompt + N, timed the same
-way (its T(1) is also prefill plus one unused decode forward); target ours/Tunix >= 2x at every
-batch. Elsewhere one line says it was skipped.
+way (its T(1) is prefill plus one unused decode forward, so its prefill time is slightly
+overstated); target at batch 32 below. Elsewhere one line says it was skipped.
 
 Then the rollout engine's time split over 64 episodes (benchmarks/engine_split.py), sampled by a
 tiny random model with the same vocabulary (see there).
 
-Prefill is timed apart for both: T(1) generates one token (transformers: the prefill; ours: the
-prefill plus one decode forward whose output is unused), so T(N) - T(1) spans N - 1 decode
-forwards in all, and decode tok/s = batch x (N - 1) / (T(N) - T(1)); "e2e" is batch x N / T(N),
-prefill included. Ours and the peers alternate repeat by repeat (best of 3 kept), so a busy shared
+Prefill is timed apart for both: T(1) generates one token (transformers and ours: the prefill
+and one draw; a one-token call of ours runs no decode forward and copies no layer weights), so
+T(N) - T(1) spans N - 1 decode forwards (ours: and the per-call copy of the layer weights),
+and decode tok/s = batch x (N - 1) / (T(N) - T(1)); "e2e" is batch x N / T(N), prefill
+included. Ours and the peers alternate repeat by repeat (best of 3 kept), so a busy shared
 machine hurts all alike.
 
 Roofline: a decode step reads every weight once (bandwidth) and does 2 x parameters x batch
