@@ -7,7 +7,7 @@ import pytest
 
 from prove_jax.checkpoint.hf import load_hf
 from prove_jax.sampling import Sampler, SamplingParams
-from prove_jax.sampling.slots import Admission, SlotSampler
+from prove_jax.sampling.slots import Admission, SlotSampler, _Row
 from tests.hf_models import COMMON
 from tests.sampling.scaled import scaled_model, teacher_forced
 
@@ -183,3 +183,15 @@ def test_rows_split_over_a_mesh_sample_what_one_device_samples(hf_checkpoint, ca
         contexts = [ctx + want[i].tokens + [5, 6, 7] for i, ctx in enumerate(contexts)]
     assert samplers[0].reused_tokens > 0
     assert "Involuntary full rematerialization" not in capfd.readouterr().err
+
+
+def test_row_token_array_follows_replacement_and_appends():
+    """Admission compares requests with each row's cached token array: it must follow the
+    row's tokens when they are replaced by a list of the same length, or appended to."""
+    row = _Row(tokens=[1, 2, 3])
+    first = row.token_array()
+    assert first.tolist() == [1, 2, 3] and row.token_array() is first
+    row.tokens = [4, 5, 6]
+    assert row.token_array().tolist() == [4, 5, 6]
+    row.tokens += [7]
+    assert row.token_array().tolist() == [4, 5, 6, 7]
