@@ -145,10 +145,9 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     carry = (jnp.int32(0), last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out)
     if decodes:
         carry = jax.lax.while_loop(lambda c: (c[0] < stop_at) & ~jnp.all(c[5]), body, carry)
-    if not keep:  # rows already done draw padding here, as in the loop
-        carry = draw(carry)[0]
     if keep:
         return carry[4], carry[6], carry[7], carry[2]
+    carry = draw(carry)[0]  # rows already done draw padding here, as in the loop
     return carry[4], carry[6], carry[7]
 
 
