@@ -331,3 +331,42 @@ def test_group_chunks_share_one_gradient_sum():
     one, four = temp_bytes(1), temp_bytes(4)
     assert one > 2 * tree  # the step's temporaries hold more than the gradient trees
     assert four - one / 4 < tree / 2, (one, four, tree)
+
+
+def test_micro_batches_cut_to_their_length_bucket_train_as_at_full_width():
+    """Each micro-batch runs at the shortest of the suffix lengths that holds its longest
+    suffix: gradients and metrics equal the full-width step's, with micro-batches of one suffix
+    falling in more than one bucket."""
+    from prove_jax.rl.shared_prefix import suffix_lengths
+
+    cfg = FAMILIES["qwen3"].replace(remat="full", attn_chunk=4)
+    groups = _groups(5, n_groups=4)
+    _, packed = _layouts(groups, _advantages(groups, 5))
+    width = packed["tokens"].shape[-1]
+    lengths = suffix_lengths(width, 4)
+    longest = packed["attention_mask"].sum(-1)  # [N, G]: micro-batches of one suffix
+    used = {int(np.searchsorted(lengths, n)) for n in longest.reshape(-1)}
+    assert len(used) > 1, (lengths, used)
+    loss_cfg = LossConfig(kl_coef=0.0)
+    w = loss_weights(jnp.asarray(packed["loss_mask"]), loss_cfg)
+    graphdef, params = nnx.split(init_model(cfg, seed=1), nnx.Param)
+    objective = shared_grpo_objective(graphdef, loss_cfg, chunk_size=5, temperature=0.8)
+
+    def grads(buckets: int):
+        return jax.jit(lambda p, b: accumulate_shared(objective, graphdef, p, b, w, G, 4,
+                                                      buckets))(params, packed)
+
+    (g_cut, m_cut), (g_full, m_full) = grads(4), grads(1)
+    for k in m_full:
+        np.testing.assert_allclose(m_cut[k], m_full[k], rtol=1e-5, atol=1e-7, err_msg=k)
+    assert float(optax_norm(g_full)) > 1e-3
+    _assert_close_trees(g_cut, g_full, tol=1e-5)
+
+
+def test_suffix_lengths_are_quarters_of_the_width_in_multiples_of_8():
+    from prove_jax.rl.shared_prefix import suffix_lengths
+
+    assert suffix_lengths(1536) == (384, 768, 1152, 1536)
+    assert suffix_lengths(768) == (192, 384, 576, 768)
+    assert suffix_lengths(24) == (8, 16, 24)
+    assert suffix_lengths(1536, 1) == (1536,)
