@@ -26,12 +26,13 @@ from flax import nnx
 
 from prove_jax.models.decoder import Decoder
 from prove_jax.models.logprobs import token_logprobs
+from prove_jax.rl.length_buckets import BUCKETS, cut_lengths, run_at_shortest
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.objectives import grpo_terms
 from prove_jax.sharding import constrain_batch
 
-__all__ = ["PACKED_KEYS", "SUFFIX_BUCKETS", "accumulate_shared", "chunk_groups",
-           "packed_logprobs", "shared_grpo_objective", "split_suffixes", "suffix_lengths"]
+__all__ = ["PACKED_KEYS", "accumulate_shared", "chunk_groups", "packed_logprobs",
+           "shared_grpo_objective", "split_suffixes"]
 
 Batch = dict[str, jax.Array]
 # (prefix keys/values [L, N, K, P, H] each, the prefix's last hidden state [N, D])
@@ -41,19 +42,6 @@ PACKED_KEYS = ("prefix_tokens", "prefix_mask", "positions", "target_index")
 # Arrays with a suffix axis G (axis 1), split into micro-batches.
 _SUFFIX_KEYS = ("tokens", "attention_mask", "positions", "target_index", "loss_mask",
                 "old_logp", "ref_logp", "advantages")
-# Arrays whose last axis is the suffix position, cut to a micro-batch's length bucket.
-_POSITION_KEYS = ("tokens", "attention_mask", "positions")
-# Lengths a suffix micro-batch is cut to (quarters of the batch's suffix width): the width is
-# the step's longest suffix, and in the SmolLM2 recipe's GRPO steps most suffixes were a
-# quarter of it or less (one long episode widens all 16).
-SUFFIX_BUCKETS = 4
-
-
-def suffix_lengths(width: int, buckets: int = SUFFIX_BUCKETS) -> tuple[int, ...]:
-    """The lengths (multiples of 8, the last `width`) a micro-batch of suffixes `width` wide
-    is cut to: `buckets` steps of width / buckets."""
-    cuts = {min(width, -(-width * k // buckets // 8) * 8) for k in range(1, buckets + 1)}
-    return tuple(sorted(cuts))
 
 
 def _rows(x: jax.Array) -> jax.Array:
@@ -126,7 +114,7 @@ def _add(carry: Any, x: Any) -> Any:
 
 def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
                       weights: tuple, micro_batches: int, group_chunks: int = 1,
-                      buckets: int = SUFFIX_BUCKETS) -> tuple[Any, dict[str, jax.Array]]:
+                      buckets: int = BUCKETS) -> tuple[Any, dict[str, jax.Array]]:
     """(summed gradients, summed metrics) of a packed batch: `group_chunks` chunks of groups
     one after another (one group per data shard each when it is the groups per shard), each
     chunk's prefixes once, its suffixes in `micro_batches` parts, the prefix cotangent
@@ -134,10 +122,9 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     and micro-batch (a chunk adds into it rather than into a sum of its own), so the step holds
     the unpacked step's two parameter-sized gradient trees, not four.
 
-    Each micro-batch runs at the shortest of `suffix_lengths(width, buckets)` that holds its
-    longest suffix (suffixes are right-padded; `lax.switch` over one compiled branch per
-    length), not at the batch's width: the cut positions are padding, so the result is the
-    same (buckets 1: every micro-batch at the full width)."""
+    Each micro-batch runs at the shortest of `cut_lengths(width, buckets)` that holds its
+    longest suffix (`prove_jax.rl.length_buckets`), not at the batch's width; buckets 1: every
+    micro-batch at the full width."""
     if group_chunks == 1:
         return _accumulate_chunk(micro_loss, graphdef, params, batch, weights, micro_batches,
                                  buckets)
@@ -156,7 +143,7 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
 
 
 def _accumulate_chunk(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
-                      weights: tuple, micro_batches: int, buckets: int = SUFFIX_BUCKETS,
+                      weights: tuple, micro_batches: int, buckets: int = BUCKETS,
                       total: tuple | None = None) -> tuple[Any, dict[str, jax.Array]]:
     """`accumulate_shared` over one chunk of groups, added into `total` (gradients, metrics;
     zeros when None)."""
@@ -169,20 +156,13 @@ def _accumulate_chunk(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     parts_w = tuple(split_suffixes(w, micro_batches) for w in weights)
     grad_fn = jax.value_and_grad(micro_loss, argnums=(0, 1), has_aux=True)
 
-    lengths = suffix_lengths(batch["tokens"].shape[-1], buckets)
+    lengths = cut_lengths(batch["tokens"].shape[-1], buckets)
 
-    def at_length(n: int) -> Any:
-        def run_cut(mb: Batch, w: tuple) -> tuple:
-            cut = {k: v[..., :n] if k in _POSITION_KEYS else v for k, v in mb.items()}
-            return grad_fn(params, prefix, {**cut, "prefix_mask": batch["prefix_mask"]}, w)
-        return run_cut
+    def run_cut(mb: Batch, w: tuple) -> tuple:
+        return grad_fn(params, prefix, {**mb, "prefix_mask": batch["prefix_mask"]}, w)
 
     def run(mb: Batch, w: tuple) -> tuple:
-        if len(lengths) == 1:
-            return at_length(lengths[0])(mb, w)
-        longest = jnp.max(jnp.sum(mb["attention_mask"].astype(jnp.int32), axis=-1))
-        which = jnp.minimum(jnp.searchsorted(jnp.asarray(lengths), longest), len(lengths) - 1)
-        return jax.lax.switch(which, [at_length(n) for n in lengths], mb, w)
+        return run_at_shortest(run_cut, mb, w, lengths=lengths)
 
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
         (_, m), g = run(*xs)

@@ -32,6 +32,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
+from prove_jax.rl.length_buckets import BUCKETS, cut_lengths, run_at_shortest
 from prove_jax.rl.losses import LossConfig, token_weights
 from prove_jax.rl.objectives import OBJECTIVES, MicroLoss, grpo_objective, sft_objective
 from prove_jax.rl.shared_prefix import PACKED_KEYS, accumulate_shared, shared_grpo_objective
@@ -54,15 +55,20 @@ def _policy_mask(batch: Batch) -> jax.Array:
 
 
 def accumulate(micro_loss: MicroLoss, params: Any, batch: Batch, weights: tuple,
-               micro_batches: int) -> tuple[Any, dict[str, jax.Array]]:
-    """(summed gradients, summed metrics) of `micro_loss` over the batch's micro-batches."""
+               micro_batches: int, buckets: int = BUCKETS) -> tuple[Any, dict[str, jax.Array]]:
+    """(summed gradients, summed metrics) of `micro_loss` over the batch's micro-batches. A
+    compact batch's micro-batches each run at the shortest of `cut_lengths(width, buckets)`
+    that holds their longest row (`prove_jax.rl.length_buckets`; buckets 1: at the width)."""
     grad_fn = jax.value_and_grad(micro_loss, has_aux=True)
     parts = {k: _split(v, micro_batches) for k, v in batch.items()}
     parts_w = tuple(_split(w, micro_batches) for w in weights)
+    # only compact rows can be cut: a full batch's per-position masks span the width
+    width = batch["tokens"].shape[-1]
+    lengths = cut_lengths(width, buckets) if "target_index" in batch else (width,)
 
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
         grads, metrics = carry
-        (_, m), g = grad_fn(params, *xs)
+        (_, m), g = run_at_shortest(lambda mb, w: grad_fn(params, mb, w), *xs, lengths=lengths)
         return (jax.tree.map(jnp.add, grads, g), jax.tree.map(jnp.add, metrics, m)), None
 
     first = (jax.tree.map(lambda x: x[0], parts), tuple(w[0] for w in parts_w))

@@ -15,6 +15,7 @@ from prove_jax.models import init_model
 from prove_jax.models.presets import preset
 from prove_jax.rl.batch import rollout_batch
 from prove_jax.rl.group_batch import grouped_batch
+from prove_jax.rl.length_buckets import cut_lengths
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.objectives import grpo_objective, sequence_logprobs
 from prove_jax.rl.optim import OptimConfig, make_optimizer
@@ -337,13 +338,11 @@ def test_micro_batches_cut_to_their_length_bucket_train_as_at_full_width():
     """Each micro-batch runs at the shortest of the suffix lengths that holds its longest
     suffix: gradients and metrics equal the full-width step's, with micro-batches of one suffix
     falling in more than one bucket."""
-    from prove_jax.rl.shared_prefix import suffix_lengths
-
     cfg = FAMILIES["qwen3"].replace(remat="full", attn_chunk=4)
     groups = _groups(5, n_groups=4)
     _, packed = _layouts(groups, _advantages(groups, 5))
     width = packed["tokens"].shape[-1]
-    lengths = suffix_lengths(width, 4)
+    lengths = cut_lengths(width, 4)
     longest = packed["attention_mask"].sum(-1)  # [N, G]: micro-batches of one suffix
     used = {int(np.searchsorted(lengths, n)) for n in longest.reshape(-1)}
     assert len(used) > 1, (lengths, used)
@@ -362,11 +361,3 @@ def test_micro_batches_cut_to_their_length_bucket_train_as_at_full_width():
     assert float(optax_norm(g_full)) > 1e-3
     _assert_close_trees(g_cut, g_full, tol=1e-5)
 
-
-def test_suffix_lengths_are_quarters_of_the_width_in_multiples_of_8():
-    from prove_jax.rl.shared_prefix import suffix_lengths
-
-    assert suffix_lengths(1536) == (384, 768, 1152, 1536)
-    assert suffix_lengths(768) == (192, 384, 576, 768)
-    assert suffix_lengths(24) == (8, 16, 24)
-    assert suffix_lengths(1536, 1) == (1536,)

@@ -1,0 +1,47 @@
+"""Micro-batches cut to their own length: a step's rows are right-padded to its longest, and
+one long episode widens every row of the step. Each micro-batch runs at the shortest of a few
+lengths (quarters of the width) that holds its longest row, through a `lax.switch` over one
+compiled branch per length; the positions cut are padding, so the result is the full-width
+one. Used by both accumulators (`prove_jax.rl.train_step.accumulate` for compact rows,
+`prove_jax.rl.shared_prefix.accumulate_shared` for suffixes)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+__all__ = ["BUCKETS", "POSITION_KEYS", "cut_lengths", "run_at_shortest"]
+
+# Quarters of the width: in the SmolLM2 recipe's GRPO steps most suffixes were a quarter of
+# the width or less (16 suffixes of ~300 tokens at widths of 768-1,536).
+BUCKETS = 4
+# Arrays whose last axis is the token position; per-prediction arrays (target_index,
+# loss_mask, old_logp of compact batches) point into the kept positions and stay whole.
+POSITION_KEYS = ("tokens", "attention_mask", "positions")
+
+
+def cut_lengths(width: int, buckets: int = BUCKETS) -> tuple[int, ...]:
+    """The lengths (multiples of 8, the last `width`) a micro-batch `width` wide is cut to:
+    `buckets` steps of width / buckets."""
+    cuts = {min(width, -(-width * k // buckets // 8) * 8) for k in range(1, buckets + 1)}
+    return tuple(sorted(cuts))
+
+
+def run_at_shortest(fn: Callable[..., Any], mb: dict[str, jax.Array], *args: Any,
+                    lengths: Sequence[int]) -> Any:
+    """fn(mb cut to n, *args) for the shortest n of `lengths` that holds mb's longest row
+    (attention_mask 1 on a row's real tokens, right-padded)."""
+    def at(n: int) -> Callable[..., Any]:
+        def run(mb: dict[str, jax.Array], *args: Any) -> Any:
+            return fn({k: v[..., :n] if k in POSITION_KEYS else v for k, v in mb.items()},
+                      *args)
+        return run
+
+    if len(lengths) == 1:
+        return at(lengths[0])(mb, *args)
+    longest = jnp.max(jnp.sum(mb["attention_mask"].astype(jnp.int32), axis=-1))
+    which = jnp.minimum(jnp.searchsorted(jnp.asarray(lengths), longest), len(lengths) - 1)
+    return jax.lax.switch(which, [at(n) for n in lengths], mb, *args)

@@ -1,0 +1,73 @@
+"""Micro-batches cut to their length bucket train exactly as at the batch's full width."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import nnx
+
+from prove_jax.models import init_model
+from prove_jax.models.presets import preset
+from prove_jax.rl.batch import rollout_batch
+from prove_jax.rl.length_buckets import cut_lengths
+from prove_jax.rl.losses import LossConfig
+from prove_jax.rl.objectives import grpo_objective, sft_objective
+from prove_jax.rl.train_step import accumulate, loss_weights
+from prove_jax.rollout.trajectory import Trajectory
+
+
+def test_cut_lengths_are_quarters_of_the_width_in_multiples_of_8():
+    assert cut_lengths(1536) == (384, 768, 1152, 1536)
+    assert cut_lengths(768) == (192, 384, 576, 768)
+    assert cut_lengths(48) == (16, 24, 40, 48)
+    assert cut_lengths(24) == (8, 16, 24)
+    assert cut_lengths(1536, 1) == (1536,)
+
+
+def _rows(seed: int, n: int = 8) -> list[Trajectory]:
+    """Rows of very different lengths: a prompt, a sampled turn, a tool result, a sampled turn
+    (one row much longer than the rest, as one long episode in a GRPO step)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        t = Trajectory(f"task-{i}", 0, seed)
+        t.append(rng.integers(3, 500, size=int(rng.integers(3, 8))).tolist())
+        long = 4 if i == 5 else 1
+        for turn in range(2):
+            k = int(rng.integers(1, 6)) * long
+            t.append(rng.integers(3, 500, size=k).tolist(), sampled=True,
+                     logprobs=(-rng.random(k) * 3 - 0.5).tolist())
+            if turn == 0:
+                t.append(rng.integers(3, 500, size=int(rng.integers(1, 4)) * long).tolist())
+        rows.append(t)
+    return rows
+
+
+@pytest.mark.parametrize("objective", ["grpo", "sft"])
+def test_unpacked_micro_batches_cut_to_their_bucket_train_as_at_full_width(objective):
+    cfg = preset("tiny", param_dtype="float32", dtype="float32", remat="full", attn_chunk=8)
+    rows = _rows(7)
+    adv = list(np.random.default_rng(8).normal(size=len(rows)))
+    batch = rollout_batch(rows, adv, seq_multiple=8, target_multiple=8)
+    lengths = cut_lengths(batch["tokens"].shape[-1], 4)
+    used = {int(np.searchsorted(lengths, n)) for n in batch["attention_mask"].sum(-1)}
+    assert len(used) > 1, (lengths, used)  # one row per micro-batch: several buckets run
+    loss_cfg = LossConfig(kl_coef=0.0)
+    w = loss_weights(jnp.asarray(batch["loss_mask"]), loss_cfg)
+    graphdef, params = nnx.split(init_model(cfg, seed=1), nnx.Param)
+    micro_loss = (grpo_objective(graphdef, loss_cfg, chunk_size=5, temperature=0.8)
+                  if objective == "grpo" else sft_objective(graphdef, chunk_size=5))
+
+    def grads(buckets: int):
+        return jax.jit(lambda p, b: accumulate(micro_loss, p, b, w, len(rows), buckets))(
+            params, batch)
+
+    (g_cut, m_cut), (g_full, m_full) = grads(4), grads(1)
+    assert set(m_cut) == set(m_full)
+    for k in m_full:
+        np.testing.assert_allclose(m_cut[k], m_full[k], rtol=1e-5, atol=1e-7, err_msg=k)
+    worst = max(float(jnp.linalg.norm(a - b) / jnp.linalg.norm(b))
+                for a, b in zip(jax.tree.leaves(g_cut), jax.tree.leaves(g_full), strict=True)
+                if float(jnp.linalg.norm(b)) > 0)
+    assert worst <= 1e-5
+    assert float(sum(jnp.sum(x * x) for x in jax.tree.leaves(g_full))) > 1e-8
