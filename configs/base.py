@@ -80,6 +80,9 @@ def get_base_config() -> ConfigDict:
         # `--config.dry_run=True`, which plans both).
         shared_prefix=True,
         seq_multiple=256,  # pad sequences to a multiple of this (bounds recompilation)
+        # each micro-batch runs at the shortest quarter of the batch's width that holds its
+        # longest row (prove_jax.rl.length_buckets: one compiled branch per length; 1: off)
+        length_buckets=4,
         checkpoint_every=25, keep_checkpoints=3,
         export_at_end=True,
         progress=True,

@@ -24,7 +24,9 @@ def get_config() -> ConfigDict:
     # 2 prompts over 4 data shards: group-packing would give 2 shards an empty padding group
     # each, so the tiny run keeps the unpacked rows, which fill all four
     c.train.update(steps=4, checkpoint_every=2, keep_checkpoints=2, seq_multiple=128,
-                   shared_prefix=False)
+                   shared_prefix=False,
+                   # a tiny step takes less time than compiling a branch per cut length
+                   length_buckets=1)
     # Tool schemas are most of a prompt: 3 tools keep sequences ~600 tokens, which a 2-core
     # CPU trains on in seconds (attention there runs at ~10 GFLOP/s).
     c.data.update(synthesize=64, synth_servers="payments,budget", train_path="",

@@ -53,9 +53,12 @@ _HOST_DEVICES = flags.DEFINE_integer(
 
 MODELS = ("base", "sft", "grpo")
 _SHORT = ["--config.rollout.max_prompt_tokens=640", "--config.rollout.max_response_tokens=384"]
-SMOKE = {  # the recipe's knobs at plumbing-check sizes (short replays only)
-    "sft": [*_SHORT, "--config.sft.steps=2", "--config.sft.batch_size=1"],
+SMOKE = {  # the recipe's knobs at plumbing-check sizes (short replays only; length buckets
+    # off: at 2 steps their compiled branches cost more than they save)
+    "sft": [*_SHORT, "--config.sft.steps=2", "--config.sft.batch_size=1",
+            "--config.train.length_buckets=1"],
     "train": [*_SHORT, "--config.train.steps=2", "--config.rollout.prompts_per_step=1",
+              "--config.train.length_buckets=1",
               "--config.rollout.group_size=2", "--config.rollout.max_new_tokens=16",
               "--config.rollout.max_assistant_turns=2", "--config.train.checkpoint_every=2"],
     "eval": ["--config.eval.max_new_tokens=16", "--config.rollout.max_assistant_turns=2",

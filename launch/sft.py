@@ -103,7 +103,8 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
                          loss=LossConfig(kl_coef=0.0, aggregation="token-mean"),
                          loader=loader, micro_batches=c.train.micro_batches,
                          chunk_size=c.model.logprob_chunk, seed=c.seed,
-                         checkpointer=checkpointer)
+                         checkpointer=checkpointer,
+                         length_buckets=c.train.get("length_buckets", 4))
     await finish(c, trainer, model, model_cfg, checkpointer, desc="sft", plot=False)
 
 

@@ -45,7 +45,8 @@ def settings_from(c: ConfigDict) -> GRPOSettings:
         seq_multiple=c.train.seq_multiple, logprob_chunk=c.model.logprob_chunk,
         temperature=c.rollout.temperature, seed=c.seed,
         checkpoint_every=c.train.checkpoint_every,
-        shared_prefix=c.train.get("shared_prefix", False))
+        shared_prefix=c.train.get("shared_prefix", False),
+        length_buckets=c.train.get("length_buckets", 4))
 
 
 def rollout_config(c: ConfigDict) -> RolloutConfig:

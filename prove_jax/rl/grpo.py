@@ -68,10 +68,11 @@ class GRPOSettings:
     seed: int = 0
     checkpoint_every: int = 25
     shared_prefix: bool = False  # group-packed batches: each group's prompt trained on once
+    length_buckets: int = 4  # micro-batches cut to quarters of the width (rl.length_buckets)
 
     def __post_init__(self) -> None:
         for name in ("steps", "group_size", "prompts_per_step", "iterations", "seq_multiple",
-                     "logprob_chunk", "checkpoint_every"):
+                     "logprob_chunk", "checkpoint_every", "length_buckets"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.micro_batches < 0 or self.max_refills < 0:
@@ -108,7 +109,8 @@ class GRPOTrainer(Trainer):
                          chunk_size=settings.logprob_chunk, temperature=settings.temperature,
                          seed=settings.seed, writer=writer, checkpointer=checkpointer,
                          on_step=on_step, shared_prefix=settings.shared_prefix,
-                         group_size=settings.group_size)
+                         group_size=settings.group_size,
+                         length_buckets=settings.length_buckets)
         self.settings, self.collect = settings, collect
         self.episode_log = episode_log
         # how the sampler gets the newest parameters: the trainer's own arrays (no copy), or

@@ -13,21 +13,25 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-__all__ = ["BUCKETS", "POSITION_KEYS", "cut_lengths", "run_at_shortest"]
+__all__ = ["BUCKETS", "POSITION_KEYS", "SHORTEST", "cut_lengths", "run_at_shortest"]
 
 # Quarters of the width: in the SmolLM2 recipe's GRPO steps most suffixes were a quarter of
 # the width or less (16 suffixes of ~300 tokens at widths of 768-1,536).
 BUCKETS = 4
+# No cut below this many tokens: a shorter one saves less than its compiled branch costs
+# (the tiny test models' steps are faster than their compiles).
+SHORTEST = 256
 # Arrays whose last axis is the token position; per-prediction arrays (target_index,
 # loss_mask, old_logp of compact batches) point into the kept positions and stay whole.
 POSITION_KEYS = ("tokens", "attention_mask", "positions")
 
 
-def cut_lengths(width: int, buckets: int = BUCKETS) -> tuple[int, ...]:
-    """The lengths (multiples of 8, the last `width`) a micro-batch `width` wide is cut to:
-    `buckets` steps of width / buckets."""
+def cut_lengths(width: int, buckets: int = BUCKETS, shortest: int = SHORTEST
+                ) -> tuple[int, ...]:
+    """The lengths (multiples of 8, the last `width`, none under `shortest`) a micro-batch
+    `width` wide is cut to: `buckets` steps of width / buckets."""
     cuts = {min(width, -(-width * k // buckets // 8) * 8) for k in range(1, buckets + 1)}
-    return tuple(sorted(cuts))
+    return tuple(sorted(n for n in cuts if n >= shortest or n == width))
 
 
 def run_at_shortest(fn: Callable[..., Any], mb: dict[str, jax.Array], *args: Any,

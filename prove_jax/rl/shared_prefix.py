@@ -26,7 +26,7 @@ from flax import nnx
 
 from prove_jax.models.decoder import Decoder
 from prove_jax.models.logprobs import token_logprobs
-from prove_jax.rl.length_buckets import BUCKETS, cut_lengths, run_at_shortest
+from prove_jax.rl.length_buckets import BUCKETS, SHORTEST, cut_lengths, run_at_shortest
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.objectives import grpo_terms
 from prove_jax.sharding import constrain_batch
@@ -114,7 +114,8 @@ def _add(carry: Any, x: Any) -> Any:
 
 def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
                       weights: tuple, micro_batches: int, group_chunks: int = 1,
-                      buckets: int = BUCKETS) -> tuple[Any, dict[str, jax.Array]]:
+                      buckets: int = BUCKETS, shortest: int = SHORTEST
+                      ) -> tuple[Any, dict[str, jax.Array]]:
     """(summed gradients, summed metrics) of a packed batch: `group_chunks` chunks of groups
     one after another (one group per data shard each when it is the groups per shard), each
     chunk's prefixes once, its suffixes in `micro_batches` parts, the prefix cotangent
@@ -122,31 +123,31 @@ def accumulate_shared(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     and micro-batch (a chunk adds into it rather than into a sum of its own), so the step holds
     the unpacked step's two parameter-sized gradient trees, not four.
 
-    Each micro-batch runs at the shortest of `cut_lengths(width, buckets)` that holds its
+    Each micro-batch runs at the shortest of `cut_lengths(width, buckets, shortest)` that holds its
     longest suffix (`prove_jax.rl.length_buckets`), not at the batch's width; buckets 1: every
     micro-batch at the full width."""
     if group_chunks == 1:
         return _accumulate_chunk(micro_loss, graphdef, params, batch, weights, micro_batches,
-                                 buckets)
+                                 (buckets, shortest))
     parts = {k: chunk_groups(v, group_chunks) for k, v in batch.items()}
     parts_w = tuple(chunk_groups(w, group_chunks) for w in weights)
 
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
-        return _accumulate_chunk(micro_loss, graphdef, params, *xs, micro_batches, buckets,
-                                 carry), None
+        return _accumulate_chunk(micro_loss, graphdef, params, *xs, micro_batches,
+                                 (buckets, shortest), carry), None
 
     first = (jax.tree.map(lambda x: x[0], parts), tuple(w[0] for w in parts_w))
     shapes = jax.eval_shape(lambda: _accumulate_chunk(micro_loss, graphdef, params, *first,
-                                                      micro_batches, buckets))
+                                                      micro_batches, (buckets, shortest)))
     total, _ = jax.lax.scan(body, _zeros(shapes), (parts, parts_w))
     return total
 
 
 def _accumulate_chunk(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
-                      weights: tuple, micro_batches: int, buckets: int = BUCKETS,
+                      weights: tuple, micro_batches: int, cuts: tuple[int, int],
                       total: tuple | None = None) -> tuple[Any, dict[str, jax.Array]]:
     """`accumulate_shared` over one chunk of groups, added into `total` (gradients, metrics;
-    zeros when None)."""
+    zeros when None); cuts = (buckets, shortest) of `cut_lengths`."""
 
     def encode(p: Any) -> Prefix:
         return nnx.merge(graphdef, p).encode_prefix(batch["prefix_tokens"], batch["prefix_mask"])
@@ -156,7 +157,7 @@ def _accumulate_chunk(micro_loss: Any, graphdef: Any, params: Any, batch: Batch,
     parts_w = tuple(split_suffixes(w, micro_batches) for w in weights)
     grad_fn = jax.value_and_grad(micro_loss, argnums=(0, 1), has_aux=True)
 
-    lengths = cut_lengths(batch["tokens"].shape[-1], buckets)
+    lengths = cut_lengths(batch["tokens"].shape[-1], *cuts)
 
     def run_cut(mb: Batch, w: tuple) -> tuple:
         return grad_fn(params, prefix, {**mb, "prefix_mask": batch["prefix_mask"]}, w)

@@ -32,7 +32,7 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from prove_jax.rl.length_buckets import BUCKETS, cut_lengths, run_at_shortest
+from prove_jax.rl.length_buckets import BUCKETS, SHORTEST, cut_lengths, run_at_shortest
 from prove_jax.rl.losses import LossConfig, token_weights
 from prove_jax.rl.objectives import OBJECTIVES, MicroLoss, grpo_objective, sft_objective
 from prove_jax.rl.shared_prefix import PACKED_KEYS, accumulate_shared, shared_grpo_objective
@@ -55,16 +55,18 @@ def _policy_mask(batch: Batch) -> jax.Array:
 
 
 def accumulate(micro_loss: MicroLoss, params: Any, batch: Batch, weights: tuple,
-               micro_batches: int, buckets: int = BUCKETS) -> tuple[Any, dict[str, jax.Array]]:
+               micro_batches: int, buckets: int = BUCKETS, shortest: int = SHORTEST
+               ) -> tuple[Any, dict[str, jax.Array]]:
     """(summed gradients, summed metrics) of `micro_loss` over the batch's micro-batches. A
-    compact batch's micro-batches each run at the shortest of `cut_lengths(width, buckets)`
-    that holds their longest row (`prove_jax.rl.length_buckets`; buckets 1: at the width)."""
+    compact batch's micro-batches each run at the shortest of `cut_lengths(width, buckets,
+    shortest)` that holds their longest row (`prove_jax.rl.length_buckets`; buckets 1: at the
+    width)."""
     grad_fn = jax.value_and_grad(micro_loss, has_aux=True)
     parts = {k: _split(v, micro_batches) for k, v in batch.items()}
     parts_w = tuple(_split(w, micro_batches) for w in weights)
     # only compact rows can be cut: a full batch's per-position masks span the width
     width = batch["tokens"].shape[-1]
-    lengths = cut_lengths(width, buckets) if "target_index" in batch else (width,)
+    lengths = cut_lengths(width, buckets, shortest) if "target_index" in batch else (width,)
 
     def body(carry: tuple, xs: tuple) -> tuple[tuple, None]:
         grads, metrics = carry
@@ -109,12 +111,14 @@ def apply_update(optimizer: optax.GradientTransformation, params: Any, opt_state
 def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss_cfg: LossConfig,
                     *, micro_batches: int = 1, chunk_size: int = 1024, temperature: float = 1.0,
                     objective: str = "grpo", fused_head: bool = True,
-                    shared_prefix: bool = False, group_chunks: int = 1) -> Step:
+                    shared_prefix: bool = False, group_chunks: int = 1,
+                    length_buckets: int = BUCKETS) -> Step:
     """step(params, opt_state, batch) -> (params, opt_state, metrics); jit it with shardings
     (see `jit_train_step`) or plainly. `objective`: "grpo" (log-probs at the sampler's
     `temperature`) or "sft"; see `prove_jax.rl.objectives`. `shared_prefix`: the batch is
     group-packed, `micro_batches` splits each group's suffixes and `group_chunks` the groups
-    (`prove_jax.rl.shared_prefix.accumulate_shared`)."""
+    (`prove_jax.rl.shared_prefix.accumulate_shared`). `length_buckets`: the lengths a
+    micro-batch is cut to (`prove_jax.rl.length_buckets`; 1: every one at the batch's width)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown training objective {objective!r}; known: {sorted(OBJECTIVES)}")
     if shared_prefix and objective != "grpo":
@@ -139,9 +143,10 @@ def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss
         weights = loss_weights(mask, loss_cfg)
         if shared_prefix:
             grads, metrics = accumulate_shared(micro_loss, graphdef, params, batch, weights,
-                                               micro_batches, group_chunks)
+                                               micro_batches, group_chunks, length_buckets)
         else:
-            grads, metrics = accumulate(micro_loss, params, batch, weights, micro_batches)
+            grads, metrics = accumulate(micro_loss, params, batch, weights, micro_batches,
+                                        length_buckets)
         grad_norm = optax.tree.norm(grads)  # before clipping (the optimizer clips)
         finite = jnp.isfinite(metrics["loss"]) & jnp.isfinite(grad_norm)
         has_signal = learnable(batch, objective, loss_cfg)

@@ -18,6 +18,7 @@ from flax import nnx
 from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.rl.batch import micro_batching
 from prove_jax.rl.flops import device_peak, mfu, shared_step_flops, step_flops
+from prove_jax.rl.length_buckets import BUCKETS
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter
 from prove_jax.rl.train_step import jit_train_step, make_train_step
@@ -33,7 +34,8 @@ class Trainer:
                  writer: MetricsWriter | None = None,
                  checkpointer: TrainCheckpointer | None = None,
                  on_step: Callable[[int, dict], None] | None = None,
-                 shared_prefix: bool = False, group_size: int = 1):
+                 shared_prefix: bool = False, group_size: int = 1,
+                 length_buckets: int = BUCKETS):
         self.steps, self.model, self.mesh, self.loss = steps, model, mesh, loss
         self.loader, self.seed = loader, seed
         self.writer, self.checkpointer, self.on_step = writer, checkpointer, on_step
@@ -58,7 +60,7 @@ class Trainer:
         step_fn = make_train_step(self.graphdef, optimizer, loss, micro_batches=self.micro_batches,
                                   chunk_size=chunk_size, temperature=temperature,
                                   objective=objective, shared_prefix=shared_prefix,
-                                  group_chunks=group_chunks)
+                                  group_chunks=group_chunks, length_buckets=length_buckets)
         self._step = jit_train_step(step_fn, self.params, self.opt_state, mesh,
                                     optimizer)
         self.step = 0

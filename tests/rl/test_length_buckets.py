@@ -18,9 +18,11 @@ from prove_jax.rollout.trajectory import Trajectory
 
 def test_cut_lengths_are_quarters_of_the_width_in_multiples_of_8():
     assert cut_lengths(1536) == (384, 768, 1152, 1536)
-    assert cut_lengths(768) == (192, 384, 576, 768)
-    assert cut_lengths(48) == (16, 24, 40, 48)
-    assert cut_lengths(24) == (8, 16, 24)
+    assert cut_lengths(768) == (384, 576, 768)  # none under 256 tokens by default
+    assert cut_lengths(300) == (300,)
+    assert cut_lengths(768, shortest=8) == (192, 384, 576, 768)
+    assert cut_lengths(48, shortest=8) == (16, 24, 40, 48)
+    assert cut_lengths(24, shortest=8) == (8, 16, 24)
     assert cut_lengths(1536, 1) == (1536,)
 
 
@@ -49,7 +51,7 @@ def test_unpacked_micro_batches_cut_to_their_bucket_train_as_at_full_width(objec
     rows = _rows(7)
     adv = list(np.random.default_rng(8).normal(size=len(rows)))
     batch = rollout_batch(rows, adv, seq_multiple=8, target_multiple=8)
-    lengths = cut_lengths(batch["tokens"].shape[-1], 4)
+    lengths = cut_lengths(batch["tokens"].shape[-1], 4, shortest=8)
     used = {int(np.searchsorted(lengths, n)) for n in batch["attention_mask"].sum(-1)}
     assert len(used) > 1, (lengths, used)  # one row per micro-batch: several buckets run
     loss_cfg = LossConfig(kl_coef=0.0)
@@ -59,7 +61,7 @@ def test_unpacked_micro_batches_cut_to_their_bucket_train_as_at_full_width(objec
                   if objective == "grpo" else sft_objective(graphdef, chunk_size=5))
 
     def grads(buckets: int):
-        return jax.jit(lambda p, b: accumulate(micro_loss, p, b, w, len(rows), buckets))(
+        return jax.jit(lambda p, b: accumulate(micro_loss, p, b, w, len(rows), buckets, 8))(
             params, batch)
 
     (g_cut, m_cut), (g_full, m_full) = grads(4), grads(1)

@@ -342,7 +342,7 @@ def test_micro_batches_cut_to_their_length_bucket_train_as_at_full_width():
     groups = _groups(5, n_groups=4)
     _, packed = _layouts(groups, _advantages(groups, 5))
     width = packed["tokens"].shape[-1]
-    lengths = cut_lengths(width, 4)
+    lengths = cut_lengths(width, 4, shortest=8)
     longest = packed["attention_mask"].sum(-1)  # [N, G]: micro-batches of one suffix
     used = {int(np.searchsorted(lengths, n)) for n in longest.reshape(-1)}
     assert len(used) > 1, (lengths, used)
@@ -353,7 +353,7 @@ def test_micro_batches_cut_to_their_length_bucket_train_as_at_full_width():
 
     def grads(buckets: int):
         return jax.jit(lambda p, b: accumulate_shared(objective, graphdef, p, b, w, G, 4,
-                                                      buckets))(params, packed)
+                                                      buckets, 8))(params, packed)
 
     (g_cut, m_cut), (g_full, m_full) = grads(4), grads(1)
     for k in m_full:
