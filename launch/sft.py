@@ -75,6 +75,7 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
     from launch.runner import finish, model_type
     from prove_jax.checkpoint.train_state import TrainCheckpointer
     from prove_jax.data.loader import row_batches
+    from prove_jax.rl.length_buckets import BUCKETS
     from prove_jax.rl.losses import LossConfig
     from prove_jax.rl.optim import make_optimizer, optim_config
     from prove_jax.rl.sft import SFTTrainer
@@ -104,7 +105,7 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
                          loader=loader, micro_batches=c.train.micro_batches,
                          chunk_size=c.model.logprob_chunk, seed=c.seed,
                          checkpointer=checkpointer,
-                         length_buckets=c.train.get("length_buckets", 4))
+                         length_buckets=c.train.get("length_buckets", BUCKETS))
     await finish(c, trainer, model, model_cfg, checkpointer, desc="sft", plot=False)
 
 

@@ -13,6 +13,7 @@ from ml_collections import ConfigDict
 
 from prove_jax.rewards import RewardConfig
 from prove_jax.rl.grpo import Collect, GRPOSettings
+from prove_jax.rl.length_buckets import BUCKETS
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.optim import OptimConfig
 from prove_jax.rl.optim import optim_config as optim_settings
@@ -46,7 +47,7 @@ def settings_from(c: ConfigDict) -> GRPOSettings:
         temperature=c.rollout.temperature, seed=c.seed,
         checkpoint_every=c.train.checkpoint_every,
         shared_prefix=c.train.get("shared_prefix", False),
-        length_buckets=c.train.get("length_buckets", 4))
+        length_buckets=c.train.get("length_buckets", BUCKETS))
 
 
 def rollout_config(c: ConfigDict) -> RolloutConfig:

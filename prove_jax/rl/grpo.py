@@ -37,6 +37,7 @@ from prove_jax.rl.advantages import informative_groups, usable_groups
 from prove_jax.rl.batch import rollout_batch
 from prove_jax.rl.episode_log import EpisodeLog
 from prove_jax.rl.group_batch import grouped_batch
+from prove_jax.rl.length_buckets import BUCKETS
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter, episode_records, summarize_episodes
 from prove_jax.rl.reference import ReferenceLogprobs
@@ -68,7 +69,7 @@ class GRPOSettings:
     seed: int = 0
     checkpoint_every: int = 25
     shared_prefix: bool = False  # group-packed batches: each group's prompt trained on once
-    length_buckets: int = 4  # micro-batches cut to quarters of the width (rl.length_buckets)
+    length_buckets: int = BUCKETS  # micro-batches cut to quarters of the width
 
     def __post_init__(self) -> None:
         for name in ("steps", "group_size", "prompts_per_step", "iterations", "seq_multiple",

@@ -121,6 +121,10 @@ def make_train_step(graphdef: Any, optimizer: optax.GradientTransformation, loss
     micro-batch is cut to (`prove_jax.rl.length_buckets`; 1: every one at the batch's width)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown training objective {objective!r}; known: {sorted(OBJECTIVES)}")
+    if isinstance(length_buckets, bool) or not isinstance(length_buckets, int) \
+            or length_buckets < 1:
+        raise ValueError(f"train.length_buckets must be an integer >= 1 (1: no cuts), got "
+                         f"{length_buckets!r}")
     if shared_prefix and objective != "grpo":
         raise ValueError(f"shared_prefix packs GRPO groups; objective {objective!r} has none")
     kwargs = dict(chunk_size=chunk_size, fused_head=fused_head)

@@ -73,3 +73,14 @@ def test_unpacked_micro_batches_cut_to_their_bucket_train_as_at_full_width(objec
                 if float(jnp.linalg.norm(b)) > 0)
     assert worst <= 1e-5
     assert float(sum(jnp.sum(x * x) for x in jax.tree.leaves(g_full))) > 1e-8
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "4"])
+def test_a_bad_length_buckets_is_refused_by_name(bad):
+    from prove_jax.rl.optim import OptimConfig, make_optimizer
+    from prove_jax.rl.train_step import make_train_step
+
+    graphdef, _ = nnx.split(init_model(preset("tiny"), seed=0), nnx.Param)
+    opt = make_optimizer(OptimConfig(lr=1e-3, total_updates=2))
+    with pytest.raises(ValueError, match=r"train\.length_buckets"):
+        make_train_step(graphdef, opt, LossConfig(), length_buckets=bad)
