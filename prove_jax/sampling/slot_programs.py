@@ -25,7 +25,7 @@ class SlotPrograms:
 
     def _jit(self, key: tuple, fn: Any, donate: tuple[int, ...], ins: str, outs: str) -> Any:
         """fn jitted once per key. `ins` / `outs` name each argument's / result's layout: s the
-        model state, c the cache, r per-row arrays, p replicated."""
+        model state, c the cache, r per-row arrays, p replicated, l as the argument is."""
         if key not in self._compiled:
             if self.mesh is None:
                 jitted = jax.jit(fn, donate_argnums=donate)
@@ -33,7 +33,8 @@ class SlotPrograms:
                 kv = NamedSharding(self.mesh, P(None, BATCH_AXES))
                 layouts = {"s": tree_shardings(nnx.state(self.model), self.mesh, self.rules),
                            "c": (kv, kv), "r": NamedSharding(self.mesh, P(BATCH_AXES)),
-                           "p": NamedSharding(self.mesh, P())}
+                           "p": NamedSharding(self.mesh, P()),
+                           "l": None}  # held layer weights: laid out as the unstack left them
                 program = jax.jit(fn, in_shardings=tuple(layouts[c] for c in ins),
                                   out_shardings=tuple(layouts[c] for c in outs),
                                   donate_argnums=donate)
@@ -67,21 +68,37 @@ class SlotPrograms:
         return self._jit(("extend", k, e, window, from_zero, block, self.length), extend,
                          (1, 2), "scrpppp", "cr")
 
-    def _decode_fn(self, window: int) -> Any:
+    def _unstack_fn(self) -> Any:
+        """The stacked blocks' state -> one state per layer (copies of its slices)."""
+        layers = self.model.cfg.num_layers
+
+        def unstack(stacked: Any) -> list:
+            return [jax.tree.map(lambda x, i=i: x[i], stacked) for i in range(layers)]
+
+        if "unstack" not in self._compiled:
+            self._compiled["unstack"] = jax.jit(unstack)
+            self.compilations += 1
+        return self._compiled["unstack"]
+
+    def _decode_fn(self, window: int, held: bool) -> Any:
+        """`held`: the per-layer weights come in as an argument (`_unstack_fn`'s output, kept
+        by the caller while the weights stay the same); otherwise each call slices them out
+        of the stack itself."""
         graphdef = nnx.graphdef(self.model)
+        layer_graphdef = nnx.graphdef(self.model.layers)  # a Block's, stacked or not
         p = self.params
         greedy = p.temperature == 0
         top_k = 0 if greedy else p.top_k
         nucleus = not greedy and p.top_p < 1.0
         steps, capacity, pad_id = self.steps_per_call, self.length, self.pad_id
 
-        def decode(state: Any, cache: tuple, hidden: jax.Array, lengths: jax.Array,
-                   active: jax.Array, seeds: jax.Array, counts: jax.Array, limits: jax.Array,
-                   stop_ids: jax.Array, temperature: jax.Array, top_p: jax.Array) -> tuple:
+        def decode(state: Any, layer_states: Any, cache: tuple, hidden: jax.Array,
+                   lengths: jax.Array, active: jax.Array, seeds: jax.Array, counts: jax.Array,
+                   limits: jax.Array, stop_ids: jax.Array, temperature: jax.Array,
+                   top_p: jax.Array) -> tuple:
             model: Decoder = nnx.merge(graphdef, state)
-            layers = model.unstacked_layers()  # per-layer weights out of the stack once
-            layer_graphdef = nnx.graphdef(layers[0])
-            layer_states = [nnx.state(layer) for layer in layers]
+            if layer_states is None:  # per-layer weights out of the stack once per call
+                layer_states = [nnx.state(layer) for layer in model.unstacked_layers()]
             head = model.head_matrix()
             cfg = model.cfg
             base_keys = jax.vmap(jax.random.key)(seeds)
@@ -119,5 +136,5 @@ class SlotPrograms:
                 jax.lax.while_loop(cond, body, carry)
             return cache, hidden, lengths, counts, active, out_tokens, out_logp, t
 
-        return self._jit(("decode", window, greedy, top_k, nucleus, self.length), decode, (1, 2),
-                         "scrrrrrrppp", "crrrrrrp")
+        return self._jit(("decode", window, held, greedy, top_k, nucleus, self.length), decode,
+                         (2, 3), "slcrrrrrrppp", "crrrrrrp")

@@ -195,3 +195,27 @@ def test_row_token_array_follows_replacement_and_appends():
     assert row.token_array().tolist() == [4, 5, 6]
     row.tokens += [7]
     assert row.token_array().tolist() == [4, 5, 6, 7]
+
+
+def test_decode_samples_from_weights_swapped_in_after_it_started(hf_checkpoint):
+    """Decode keeps per-layer copies of the weights between calls. A train step replaces the
+    model's arrays (`nnx.update`, as the trainer publishes them): the next turn, with no
+    `release` in between, samples what a sampler built on the new weights samples. (Its
+    context shares no prefix with the first turn's, whose KV belongs to the old weights.)"""
+    import jax
+    from flax import nnx
+
+    model = scaled_model(hf_checkpoint("qwen3_tied")[0])
+    params = SamplingParams(8, temperature=0.0)
+    sampler = SlotSampler(model, params, slots=2, capacity=128, initial_tokens=64)
+    ctx = np.random.default_rng(1).integers(3, V, size=30).tolist()
+    _run_all(sampler, [("a", ctx, 0, 8)])  # the weights are copied per layer here
+    flipped = jax.tree.map(lambda x: -x if x.ndim >= 3 else x, nnx.state(model.layers))
+    nnx.update(model.layers, flipped)
+    other = [ctx[0] + 1, *ctx[1:]]
+    stale = Sampler(scaled_model(hf_checkpoint("qwen3_tied")[0])).generate([other], params,
+                                                                            [0])[0].tokens
+    after = _run_all(sampler, [("b", other, 0, 8)])["b"].tokens
+    assert sampler.reused_tokens == 0
+    assert after == Sampler(model).generate([other], params, [0])[0].tokens
+    assert after != stale
