@@ -14,7 +14,7 @@ from prove_jax.models.attention import causal_query_chunked, query_chunked, use_
 from prove_jax.models.config import ModelConfig
 from prove_jax.models.prefix_attention import prefix_suffix_attend
 from prove_jax.models.rope import apply_rope
-from prove_jax.models.row_attention import attend_grouped, attend_rows, cpu_kernels
+from prove_jax.models.row_attention import attend_grouped, attend_rows, cpu_kernels, row_kernels
 
 _INIT_STD = 0.02
 
@@ -149,7 +149,7 @@ class Attention(nnx.Module):
         every row's with `from_zero`: every offset 0, window E, the upper triangle skipped)."""
         q, key, v = self._qkv(x, cos, sin)
         cache = _write_slots(cache, key, v, layer, rows, offsets)
-        if cpu_kernels() and not from_zero:  # row_attention: each op's scores stay small
+        if row_kernels() and not from_zero:  # row_attention: each op's scores stay small
             return self._out(attend_rows(q, cache, layer, rows, offsets, window, block,
                                          self.scale)), cache
         k_l, v_l = (c[layer, rows, :, :window] for c in cache)
@@ -178,7 +178,7 @@ class Attention(nnx.Module):
         k_all, v_all = cache
         k_all = k_all.at[layer, rows, :, write, :].set(key[:, 0].astype(k_all.dtype), mode="drop")
         v_all = v_all.at[layer, rows, :, write, :].set(v[:, 0].astype(v_all.dtype), mode="drop")
-        if cpu_kernels():
+        if row_kernels():
             out = attend_rows(q, (k_all, v_all), layer, rows, positions, window, 1, self.scale)
             return self._out(out), (k_all, v_all)
         k_l, v_l = k_all[layer, :, :, :window], v_all[layer, :, :, :window]  # R K W H

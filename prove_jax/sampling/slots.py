@@ -184,6 +184,10 @@ class SlotSampler(SlotPrograms):
         free = [i for i in idle if self.rows[i].owner is None]
         return free[0] if free else min(idle, key=lambda i: self.rows[i].used)
 
+    def _rows_one_at_a_time(self) -> bool:
+        """What `row_kernels` answers inside this sampler's programs (their mesh set)."""
+        return cpu_kernels() and (self.mesh is None or self.mesh.size == 1)
+
     def _held_layers(self) -> list:
         """The per-layer weights decode runs on, sliced out of the stacked blocks once per
         version of the weights (on the CPU, slicing them at every decode call cost SmolLM2
@@ -321,7 +325,7 @@ class SlotSampler(SlotPrograms):
         ids[pad], rows[pad], offsets[pad], last[pad] = ids[0], rows[0], offsets[0], last[0]
         heads = self.model.cfg.num_heads
         block = (prefill_chunk(1, e, window, heads, self.score_budget, ROW_BLOCK)
-                 if cpu_kernels() and not from_zero  # a row's scores bound its blocks
+                 if self._rows_one_at_a_time() and not from_zero  # a row's scores bound them
                  else prefill_chunk(k, e, window, heads, self.score_budget, self.prefill_block))
         fn = self._extend_fn(k, e, window, from_zero, block)
         self._cache, self._hidden = fn(nnx.state(self.model), self._cache, self._hidden, ids,

@@ -42,3 +42,21 @@ def test_rows_attend_causally_over_their_own_slots():
     own = k_all.at[layer, 3, :, 9].add(5.0)
     moved = attend_rows(q, (own, v_all), jnp.int32(layer), rows, offsets, window, 3, 0.25)
     assert not np.allclose(np.asarray(moved)[0, 0], np.asarray(got)[0, 0])
+
+
+def test_rows_one_at_a_time_only_where_they_live_on_one_device():
+    """The row-at-a-time forms index rows with traced values: with the rows split over several
+    host devices that gathers every device's cache, so a mesh of more than one device takes
+    the batched forms (as accelerators do); a mesh of one device keeps the CPU forms."""
+    from prove_jax.models.row_attention import cpu_kernels, row_kernels
+    from prove_jax.sharding import make_mesh
+
+    assert jax.device_count() == 8  # tests/conftest.py fakes 8 host devices
+    assert row_kernels()
+    with jax.set_mesh(make_mesh({"data": 1, "fsdp": -1, "tensor": 1})):
+        assert not row_kernels()
+        assert cpu_kernels()  # prefill blocks' grouped products index no rows: kept
+    one = jax.sharding.Mesh(np.asarray(jax.devices()[:1]).reshape(1, 1, 1),
+                            ("data", "fsdp", "tensor"))
+    with jax.set_mesh(one):
+        assert row_kernels()
