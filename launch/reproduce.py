@@ -14,7 +14,9 @@ Stages, each a subprocess of the ordinary entry points with the same config file
   bfcl     (--bfcl_limit > 0) BFCL multi-turn base, greedy, each model -> <out>/eval/bfcl-<model>
   report   <out>/results.md and <out>/curve.png (always rewritten)
 Every stage's wall time goes to <out>/stages.json. --smoke shrinks every size (2 SFT steps,
-2 GRPO steps, 2 tasks) to check the plumbing in a few minutes.
+2 GRPO steps, 2 tasks) to check the plumbing in a few minutes. The stages share XLA's
+persistent compilation cache in <out>/jax_cache (unless JAX_COMPILATION_CACHE_DIR is set):
+the sampler's programs are the same for every model and seed.
 """
 
 from __future__ import annotations
@@ -106,6 +108,11 @@ def main(argv: list[str]) -> None:
     env = dict(os.environ)
     flag = f"--xla_force_host_platform_device_count={_HOST_DEVICES.value}"
     env["XLA_FLAGS"] = f"{env.get('XLA_FLAGS', '')} {flag}".strip()
+    # One cache for every stage, every program in it (an extend compiles in 0.5-2 s, under
+    # JAX's 1 s default): the sampler's shapes recur for every model and seed. A 16-task
+    # evaluation of the SFT model took 132 s with the cache filled against 165 s without.
+    env.setdefault("JAX_COMPILATION_CACHE_DIR", str((out / "jax_cache").resolve()))
+    env.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     smoke = _SMOKE.value
     stages = Stages(out, env)
     config = [f"--config={_CONFIG.value}"]

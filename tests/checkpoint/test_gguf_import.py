@@ -248,6 +248,7 @@ def test_reproduce_smoke_runs_every_stage_and_resumes(imported, tmp_path):
     md = (out / "results.md").read_text()
     assert "not judged" in md and "Stage wall times (s): data " in md
     assert (out / "curve.png").stat().st_size > 1000
+    assert any((out / "jax_cache").iterdir())  # the stages' compiled programs, shared
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr[-2000:]
     assert all(f"[{name}] done" in again.stdout for name in times)
