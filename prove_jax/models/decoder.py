@@ -216,15 +216,18 @@ class Decoder(nnx.Module):
             self.embed_tokens(input_ids), cache)
 
     def decode_slots(self, tokens: jax.Array, positions: jax.Array, write: jax.Array,
-                     cache: tuple[jax.Array, jax.Array], window: int, layers: Sequence[Block]
+                     cache: tuple[jax.Array, jax.Array], window: int, layers: Sequence[Block],
+                     rows: jax.Array | None = None
                      ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        """One token per slot row (tokens, positions, write [R]; write >= C: an idle row whose
+        """One token per slot row (tokens, positions, write [B]; write >= C: an idle row whose
         cache is left alone) over the unrolled `layers`, attending over slots [0, window).
-        Returns the final normed hidden states [R, D] and the cache."""
+        `rows` [B]: the cache rows they are (None: rows 0..B-1, every row of the cache).
+        Returns the final normed hidden states [B, D] and the cache."""
         cos, sin = rope_tables(self.cfg, positions[:, None])
         x = self.embed_tokens(tokens[:, None])
         for i, layer in enumerate(layers):
-            x, cache = layer.call_decode_slots(x, cos, sin, cache, i, write, positions, window)
+            x, cache = layer.call_decode_slots(x, cos, sin, cache, i, write, positions, window,
+                                               rows)
         return self.final_norm(x)[:, 0], cache
 
     def unstacked_layers(self) -> list[Block]:

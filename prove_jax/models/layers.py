@@ -167,14 +167,17 @@ class Attention(nnx.Module):
 
     def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
                           cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
-                          positions: jax.Array, window: int
+                          positions: jax.Array, window: int, rows: jax.Array | None = None
                           ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        """One decode token per slot row, x [R, 1, D]: row r's keys/values written at slot
-        write[r] (>= C: not written, an idle row), then attention over the row's slots
-        [0, window) up to its own position (on the CPU one row at a time, as an extend's:
-        a slice of every row's window is copied out at each step there)."""
+        """One decode token per slot row, x [B, 1, D]: row b's keys/values written at slot
+        write[b] (>= C: not written, an idle row) of cache row rows[b] (None: row b of every
+        row), then attention over the row's slots [0, window) up to its own position (on the
+        CPU one row at a time, as an extend's: a slice of every row's window is copied out at
+        each step there). Only the row-at-a-time form takes `rows`."""
         q, key, v = self._qkv(x, cos, sin)
-        rows = jnp.arange(x.shape[0])
+        if rows is not None and not row_kernels():
+            raise ValueError("decode over chosen cache rows needs the row-at-a-time form")
+        rows = jnp.arange(x.shape[0]) if rows is None else rows
         k_all, v_all = cache
         k_all = k_all.at[layer, rows, :, write, :].set(key[:, 0].astype(k_all.dtype), mode="drop")
         v_all = v_all.at[layer, rows, :, write, :].set(v[:, 0].astype(v_all.dtype), mode="drop")
@@ -363,10 +366,10 @@ class Block(nnx.Module):
 
     def call_decode_slots(self, x: jax.Array, cos: jax.Array, sin: jax.Array,
                           cache: tuple[jax.Array, jax.Array], layer: int, write: jax.Array,
-                          positions: jax.Array, window: int
+                          positions: jax.Array, window: int, rows: jax.Array | None = None
                           ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         a, cache = self.attn.call_decode_slots(self.input_norm(x), cos, sin, cache, layer, write,
-                                               positions, window)
+                                               positions, window, rows)
         return self._after_attention(x, a), cache
 
     def _after_attention(self, x: jax.Array, a: jax.Array) -> jax.Array:

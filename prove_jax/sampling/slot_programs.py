@@ -80,10 +80,12 @@ class SlotPrograms:
             self.compilations += 1
         return self._compiled["unstack"]
 
-    def _decode_fn(self, window: int, held: bool) -> Any:
+    def _decode_fn(self, window: int, held: bool, picked: int) -> Any:
         """`held`: the per-layer weights come in as an argument (`_unstack_fn`'s output, kept
         by the caller while the weights stay the same); otherwise each call slices them out
-        of the stack itself."""
+        of the stack itself. `picked` < slots: the call decodes only the rows its `picked`
+        argument names (the active ones, then out-of-range padding), so a few active rows
+        cost a few rows' products; = slots: every row, `picked` unused."""
         graphdef = nnx.graphdef(self.model)
         layer_graphdef = nnx.graphdef(self.model.layers)  # a Block's, stacked or not
         p = self.params
@@ -95,7 +97,33 @@ class SlotPrograms:
         def decode(state: Any, layer_states: Any, cache: tuple, hidden: jax.Array,
                    lengths: jax.Array, active: jax.Array, seeds: jax.Array, counts: jax.Array,
                    limits: jax.Array, stop_ids: jax.Array, temperature: jax.Array,
-                   top_p: jax.Array) -> tuple:
+                   top_p: jax.Array, picked_rows: jax.Array) -> tuple:
+            if picked == hidden.shape[0]:
+                return decode_rows(state, layer_states, cache, hidden, lengths, active, seeds,
+                                   counts, limits, stop_ids, temperature, top_p, None)
+            full = hidden.shape[0]
+
+            def take(a: jax.Array) -> jax.Array:
+                return jnp.take(a, picked_rows, axis=0, mode="clip")
+
+            real = picked_rows < full  # padding names row `full`: reads clip, writes drop
+            outs = decode_rows(state, layer_states, cache, take(hidden), take(lengths),
+                               take(active) & real, take(seeds), take(counts), take(limits),
+                               stop_ids, temperature, top_p, picked_rows)
+            cache, (h, n, c, a, toks, logp), t = outs[0], outs[1:7], outs[7]
+
+            def put(whole: jax.Array, part: jax.Array) -> jax.Array:
+                return whole.at[picked_rows].set(part, mode="drop")
+
+            return (cache, put(hidden, h), put(lengths, n), put(counts, c), put(active, a),
+                    put(jnp.full((full, steps), pad_id, jnp.int32), toks),
+                    put(jnp.zeros((full, steps), jnp.float32), logp), t)
+
+        def decode_rows(state: Any, layer_states: Any, cache: tuple, hidden: jax.Array,
+                        lengths: jax.Array, active: jax.Array, seeds: jax.Array,
+                        counts: jax.Array, limits: jax.Array, stop_ids: jax.Array,
+                        temperature: jax.Array, top_p: jax.Array,
+                        cache_rows: jax.Array | None) -> tuple:
             model: Decoder = nnx.merge(graphdef, state)
             if layer_states is None:  # per-layer weights out of the stack once per call
                 layer_states = [nnx.state(layer) for layer in model.unstacked_layers()]
@@ -123,7 +151,7 @@ class SlotPrograms:
                                for s in layer_states]
                 step_model = nnx.merge(graphdef, jax.tree.map(lambda x: x, state))
                 h, cache = step_model.decode_slots(token, positions, write, cache, window,
-                                                   step_layers)
+                                                   step_layers, cache_rows)
                 hidden = jnp.where(active[:, None], h.astype(hidden.dtype), hidden)
                 grow = active.astype(jnp.int32)
                 counts, lengths = counts + grow, lengths + grow
@@ -136,5 +164,5 @@ class SlotPrograms:
                 jax.lax.while_loop(cond, body, carry)
             return cache, hidden, lengths, counts, active, out_tokens, out_logp, t
 
-        return self._jit(("decode", window, held, greedy, top_k, nucleus, self.length), decode,
-                         (2, 3), "slcrrrrrrppp", "crrrrrrp")
+        return self._jit(("decode", window, held, picked, greedy, top_k, nucleus, self.length),
+                         decode, (2, 3), "slcrrrrrrpppp", "crrrrrrp")

@@ -53,6 +53,8 @@ __all__ = ["Admission", "Finished", "SlotSampler"]
 # 128 up (320, not 512, for 300 tokens): a wave of 32 rows x 300 new tokens over 2,000 kept
 # ones of the ~100M Qwen3 shape computes 37% fewer slots, for at most 4 shapes per power of two
 EXTEND_FINE_FROM = 128
+# The fewest rows a decode call runs when rows sit idle (see SlotSampler.decode)
+MIN_PICKED = 8
 
 
 @dataclass(frozen=True)
@@ -355,10 +357,19 @@ class SlotSampler(SlotPrograms):
         p = self.params
         stop = np.asarray(p.stop_token_ids or (-1,), np.int32)
         held = self._held_layers() if cpu_kernels() else None
-        fn = self._decode_fn(window, held is not None)
+        # A few active rows decode as a few (the rest of the tail of a rollout or an
+        # evaluation, whose every row cost as much as a busy one), in power-of-two counts
+        # from MIN_PICKED: each count is one more compiled program per window.
+        picked = self.slots
+        if self._rows_one_at_a_time():
+            picked = min(self.slots, bucket(int(active.sum()), MIN_PICKED))
+        rows = np.flatnonzero(active)
+        rows = np.concatenate([rows, np.full(picked - len(rows), self.slots)]).astype(np.int32)
+        fn = self._decode_fn(window, held is not None, picked)
         outs = fn(nnx.state(self.model), held, self._cache, self._hidden, self._lengths, active,
                   self._seeds, self._counts, self._limits, stop, jnp.float32(p.temperature),
-                  jnp.float32(p.top_p))
+                  jnp.float32(p.top_p), rows if picked < self.slots else np.arange(
+                      self.slots, dtype=np.int32))
         self._cache, self._hidden = outs[0], outs[1]
         lengths, counts, still, out_tokens, out_logp, ran = map(np.asarray, outs[2:])
         self.decode_steps += int(ran)

@@ -219,3 +219,32 @@ def test_decode_samples_from_weights_swapped_in_after_it_started(hf_checkpoint):
     assert sampler.reused_tokens == 0
     assert after == Sampler(model).generate([other], params, [0])[0].tokens
     assert after != stale
+
+
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_few_active_rows_decode_as_few_and_sample_what_all_rows_sample(model, temperature):
+    """16 rows, 11 episodes whose limits run from 2 to 12 tokens: the first calls decode
+    every row; once 8 or fewer are active a call decodes only those (its programs name
+    them; the idle rows' KV is left as it was). Each turn, the next one extending it
+    included, samples what `Sampler` samples recomputing the context."""
+    from prove_jax.sampling.slots import MIN_PICKED
+
+    rng = np.random.default_rng(3)
+    contexts = {f"e{i}": rng.integers(3, V, size=int(n)).tolist()
+                for i, n in enumerate(rng.integers(9, 60, size=11))}
+    limits = {k: 2 + i for i, k in enumerate(contexts)}
+    sampler = SlotSampler(model, SamplingParams(16, temperature=temperature), slots=16,
+                          capacity=256, steps_per_call=2, initial_tokens=64)
+    ref = Sampler(model)
+    for turn in range(2):
+        work = [(k, ctx, 10 * turn + i, limits[k]) for i, (k, ctx) in
+                enumerate(contexts.items())]
+        got = _run_all(sampler, work)
+        for owner, ctx, seed, limit in work:
+            want = ref.generate([ctx], SamplingParams(limit, temperature=temperature),
+                                [seed])[0]
+            assert got[owner].tokens == want.tokens, (turn, owner)
+            np.testing.assert_allclose(got[owner].logprobs, want.logprobs, atol=1e-4, rtol=0)
+        contexts = {k: ctx + got[k].tokens + [7, 8] for k, ctx in contexts.items()}
+    picked = {key[3] for key in sampler._compiled if key[0] == "decode"}
+    assert picked == {MIN_PICKED, 16}
