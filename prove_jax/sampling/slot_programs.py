@@ -59,14 +59,18 @@ class SlotPrograms:
         graphdef = nnx.graphdef(self.model)
 
         def extend(state: Any, cache: tuple, hidden: jax.Array, ids: jax.Array,
-                   rows: jax.Array, offsets: jax.Array, last: jax.Array) -> tuple:
+                   rows: jax.Array, offsets: jax.Array, last: jax.Array,
+                   targets: jax.Array) -> tuple:
+            """Entry i: tokens ids[i] into cache row rows[i] from slot offsets[i]; its token
+            last[i] gives row targets[i] its next hidden state (out of range: none, an entry
+            that is not the end of its row's new tokens)."""
             model: Decoder = nnx.merge(graphdef, state)
             h, cache = model.extend_slots(ids, cache, rows, offsets, window, block, from_zero)
             final = h[jnp.arange(k), last].astype(hidden.dtype)
-            return cache, hidden.at[rows].set(final)
+            return cache, hidden.at[targets].set(final, mode="drop")
 
         return self._jit(("extend", k, e, window, from_zero, block, self.length), extend,
-                         (1, 2), "scrpppp", "cr")
+                         (1, 2), "scrppppp", "cr")
 
     def _unstack_fn(self) -> Any:
         """The stacked blocks' state -> one state per layer (copies of its slices)."""

@@ -53,6 +53,10 @@ __all__ = ["Admission", "Finished", "SlotSampler"]
 # 128 up (320, not 512, for 300 tokens): a wave of 32 rows x 300 new tokens over 2,000 kept
 # ones of the ~100M Qwen3 shape computes 37% fewer slots, for at most 4 shapes per power of two
 EXTEND_FINE_FROM = 128
+# A wave of extends on one device goes in entries of at most EXTEND_PIECE new tokens of one
+# row each, as many as a power of two up to PIECE_ROWS, then a multiple of it (see
+# SlotSampler._extend_wave)
+EXTEND_PIECE, PIECE_ROWS = 128, 8
 # The fewest rows a decode call runs when rows sit idle (see SlotSampler.decode)
 MIN_PICKED = 8
 
@@ -300,8 +304,10 @@ class SlotSampler(SlotPrograms):
         return donor, best
 
     def _extend_wave(self, wave: list[tuple[int, Admission, np.ndarray]]) -> None:
-        """One copy of donor rows, then one extend of every row of the wave (rows padded to a
-        power of two, new tokens to one bucket)."""
+        """One copy of donor rows, then one extend of every row of the wave: each row one
+        entry, its new tokens padded to the wave's bucket and the entries to a power of two;
+        or, where rows attend one at a time and some row continues, pieces of at most
+        EXTEND_PIECE new tokens as entries of their own."""
         plans = []  # (row, request, donor, tokens kept)
         for row, a, want in wave:
             donor, best = self._donor(row, a.owner, want)
@@ -311,27 +317,44 @@ class SlotSampler(SlotPrograms):
             n = bucket(len(copies))
             pairs = np.asarray(copies + [(self.slots, 0)] * (n - len(copies)), np.int32)
             self._cache = self._copy_fn(n)(self._cache, pairs[:, 0], pairs[:, 1])
-        e = min(self.length, prompt_bucket(max(len(a.tokens) - n for _, a, _, n in plans),
-                                           self.min_bucket, EXTEND_FINE_FROM))
+        longest = max(len(a.tokens) - n for _, a, _, n in plans)
+        e = min(self.length, prompt_bucket(longest, self.min_bucket, EXTEND_FINE_FROM))
         plans = [(row, a, d, min(n, self.length - e)) for row, a, d, n in plans]
         from_zero = not any(n for *_, n in plans)
+        if self._rows_one_at_a_time() and not from_zero and len(plans) > 1:
+            # rows one at a time attend entry by entry: a row's new tokens go in pieces of at
+            # most EXTEND_PIECE, each its own entry, instead of every row padded to the
+            # longest (a 16-task evaluation computed 24,736 slots for 11,322 new tokens)
+            e = min(e, EXTEND_PIECE)
+            entries = [(row, a.tokens, offset, offset + e >= len(a.tokens))
+                       for row, a, _, n in plans
+                       for offset in range(n, len(a.tokens), e)]
+            entries = [(row, tokens, min(offset, self.length - e), end)
+                       for row, tokens, offset, end in entries]
+            k = (bucket(len(entries)) if len(entries) <= PIECE_ROWS else
+                 -(-len(entries) // PIECE_ROWS) * PIECE_ROWS)
+        else:
+            entries = [(row, a.tokens, n, True) for row, a, _, n in plans]
+            k = bucket(len(plans))
         window = e if from_zero else min(self.length, prompt_bucket(
-            max(n for *_, n in plans) + e, self.min_bucket))
-        k = bucket(len(plans))
+            max(offset for _, _, offset, _ in entries) + e, self.min_bucket))
         ids = np.full((k, e), self.pad_id, np.int32)
-        rows, offsets, last = (np.zeros((k,), np.int32) for _ in range(3))
-        for i, (row, a, _, n) in enumerate(plans):
-            ids[i, :len(a.tokens) - n] = a.tokens[n:]
-            rows[i], offsets[i], last[i] = row, n, len(a.tokens) - n - 1
-        pad = slice(len(plans), k)  # padding rows repeat the first row: same writes, no harm
+        rows, offsets, last, targets = (np.zeros((k,), np.int32) for _ in range(4))
+        for i, (row, tokens, offset, end) in enumerate(entries):
+            piece = tokens[offset:offset + e]
+            ids[i, :len(piece)] = piece
+            rows[i], offsets[i], last[i] = row, offset, len(piece) - 1
+            targets[i] = row if end else self.slots  # only a row's last piece sets its state
+        pad = slice(len(entries), k)  # padding repeats the first entry: same writes, no harm
         ids[pad], rows[pad], offsets[pad], last[pad] = ids[0], rows[0], offsets[0], last[0]
+        targets[pad] = targets[0]
         heads = self.model.cfg.num_heads
         block = (prefill_chunk(1, e, window, heads, self.score_budget, ROW_BLOCK)
                  if self._rows_one_at_a_time() and not from_zero  # a row's scores bound them
                  else prefill_chunk(k, e, window, heads, self.score_budget, self.prefill_block))
         fn = self._extend_fn(k, e, window, from_zero, block)
         self._cache, self._hidden = fn(nnx.state(self.model), self._cache, self._hidden, ids,
-                                       rows, offsets, last)
+                                       rows, offsets, last, targets)
         self.prefill_slots += k * e
         for row, a, _, n in plans:
             self.reused_tokens += n

@@ -221,14 +221,14 @@ def test_decode_samples_from_weights_swapped_in_after_it_started(hf_checkpoint):
     assert after != stale
 
 
-@pytest.mark.parametrize("temperature", [0.0, 1.0])
-def test_few_active_rows_decode_as_few_and_sample_what_all_rows_sample(model, temperature):
+def test_few_active_rows_decode_as_few_and_sample_what_all_rows_sample(model):
     """16 rows, 11 episodes whose limits run from 2 to 12 tokens: the first calls decode
     every row; once 8 or fewer are active a call decodes only those (its programs name
     them; the idle rows' KV is left as it was). Each turn, the next one extending it
     included, samples what `Sampler` samples recomputing the context."""
     from prove_jax.sampling.slots import MIN_PICKED
 
+    temperature = 1.0  # sampled: each row's keys follow it into the fewer rows too
     rng = np.random.default_rng(3)
     contexts = {f"e{i}": rng.integers(3, V, size=int(n)).tolist()
                 for i, n in enumerate(rng.integers(9, 60, size=11))}
@@ -248,3 +248,29 @@ def test_few_active_rows_decode_as_few_and_sample_what_all_rows_sample(model, te
         contexts = {k: ctx + got[k].tokens + [7, 8] for k, ctx in contexts.items()}
     picked = {key[3] for key in sampler._compiled if key[0] == "decode"}
     assert picked == {MIN_PICKED, 16}
+
+
+def test_a_long_extend_in_pieces_equals_recomputing(model):
+    """Two episodes' second turns admitted together, one adding 300 tokens to what its row
+    holds (three pieces of at most EXTEND_PIECE, the later ones attending to the earlier
+    ones' keys written in the same extend), one adding 5: each samples what `Sampler`
+    samples recomputing its whole context, and only the pieces' slots are computed."""
+    from prove_jax.sampling.slots import EXTEND_PIECE
+
+    rng = np.random.default_rng(5)
+    contexts = {"x": rng.integers(3, V, size=40).tolist(),
+                "y": rng.integers(3, V, size=30).tolist()}
+    params = SamplingParams(6, temperature=0.0)
+    sampler = SlotSampler(model, params, slots=4, capacity=512, initial_tokens=512)
+    ref = Sampler(model)
+    first = _run_batched(sampler, [(k, ctx, 1, 4) for k, ctx in contexts.items()])
+    grown = {"x": contexts["x"] + first["x"].tokens + rng.integers(3, V, size=300).tolist(),
+             "y": contexts["y"] + first["y"].tokens + [5, 6, 7, 8, 9]}
+    before = sampler.prefill_slots
+    second = _run_batched(sampler, [(k, ctx, 2, 6) for k, ctx in grown.items()])
+    # x: 300 + 3 new tokens in pieces of 128, 128, 47; y: 5 + 3: four entries of 128 slots
+    assert sampler.prefill_slots - before == 4 * EXTEND_PIECE
+    for k, ctx in grown.items():
+        want = ref.generate([ctx], SamplingParams(6, temperature=0.0), [2])[0]
+        assert second[k].tokens == want.tokens, k
+        np.testing.assert_allclose(second[k].logprobs, want.logprobs, atol=1e-4, rtol=0)
