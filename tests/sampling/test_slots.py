@@ -51,6 +51,18 @@ def _run_batched(sampler, work):
     return done
 
 
+def _equal_to_reference(ref, got, work, temperature):
+    """Each (owner, context, seed, limit) turn of `work` sampled what `ref` samples
+    recomputing the context (tokens, and log-probs within 1e-4); the reference's outputs."""
+    wants = {}
+    for owner, ctx, seed, limit in work:
+        want = ref.generate([ctx], SamplingParams(limit, temperature=temperature), [seed])[0]
+        assert got[owner].tokens == want.tokens, owner
+        np.testing.assert_allclose(got[owner].logprobs, want.logprobs, atol=1e-4, rtol=0)
+        wants[owner] = want
+    return wants
+
+
 @pytest.mark.parametrize("temperature,slots", [(0.0, 5), (1.0, 3)])  # greedy; sampled, queued
 def test_three_turns_of_staggered_rows_equal_the_reference_sampler(model, temperature, slots):
     """5 episodes, limits from 3 to 11 tokens so rows finish at different decode steps; 3
@@ -71,11 +83,9 @@ def test_three_turns_of_staggered_rows_equal_the_reference_sampler(model, temper
         before = sampler.reused_tokens
         work_contexts = [w[1] for w in work]
         got = _run_all(sampler, work)
-        for owner, ctx, seed, limit in work:
-            want = ref.generate([ctx], SamplingParams(limit, temperature=temperature),
-                                [seed])[0]
-            assert got[owner].tokens == want.tokens, (turn, owner)
-            np.testing.assert_allclose(got[owner].logprobs, want.logprobs, atol=1e-4, rtol=0)
+        wants = _equal_to_reference(ref, got, work, temperature)
+        for owner, ctx, _seed, _limit in work:
+            want = wants[owner]
             np.testing.assert_allclose(got[owner].logprobs,
                                        teacher_forced(model, ctx, want.tokens), atol=1e-4,
                                        rtol=0)
@@ -240,11 +250,7 @@ def test_few_active_rows_decode_as_few_and_sample_what_all_rows_sample(model):
         work = [(k, ctx, 10 * turn + i, limits[k]) for i, (k, ctx) in
                 enumerate(contexts.items())]
         got = _run_all(sampler, work)
-        for owner, ctx, seed, limit in work:
-            want = ref.generate([ctx], SamplingParams(limit, temperature=temperature),
-                                [seed])[0]
-            assert got[owner].tokens == want.tokens, (turn, owner)
-            np.testing.assert_allclose(got[owner].logprobs, want.logprobs, atol=1e-4, rtol=0)
+        _equal_to_reference(ref, got, work, temperature)
         contexts = {k: ctx + got[k].tokens + [7, 8] for k, ctx in contexts.items()}
     picked = {key[3] for key in sampler._compiled if key[0] == "decode"}
     assert picked == {MIN_PICKED, 16}
