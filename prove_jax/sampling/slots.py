@@ -43,20 +43,13 @@ from jax.sharding import PartitionSpec as P
 from prove_jax.models.decoder import Decoder
 from prove_jax.models.row_attention import ROW_BLOCK, cpu_kernels
 from prove_jax.sampling.buckets import bucket, prefill_chunk, prompt_bucket
+from prove_jax.sampling.extend_entries import plan_extend
 from prove_jax.sampling.sampler import SamplingParams
 from prove_jax.sampling.slot_programs import SlotPrograms
 from prove_jax.sharding import BATCH_AXES, DEFAULT_RULES, Rules
 
 __all__ = ["Admission", "Finished", "SlotSampler"]
 
-# An extend's new tokens (tool results, a user turn: mostly 100-500) pad to quarter steps from
-# 128 up (320, not 512, for 300 tokens): a wave of 32 rows x 300 new tokens over 2,000 kept
-# ones of the ~100M Qwen3 shape computes 37% fewer slots, for at most 4 shapes per power of two
-EXTEND_FINE_FROM = 128
-# A wave of extends on one device goes in entries of at most EXTEND_PIECE new tokens of one
-# row each, as many as a power of two up to PIECE_ROWS, then a multiple of it (see
-# SlotSampler._extend_wave)
-EXTEND_PIECE, PIECE_ROWS = 128, 8
 # The fewest rows a decode call runs when rows sit idle (see SlotSampler.decode)
 MIN_PICKED = 8
 
@@ -304,10 +297,7 @@ class SlotSampler(SlotPrograms):
         return donor, best
 
     def _extend_wave(self, wave: list[tuple[int, Admission, np.ndarray]]) -> None:
-        """One copy of donor rows, then one extend of every row of the wave: each row one
-        entry, its new tokens padded to the wave's bucket and the entries to a power of two;
-        or, where rows attend one at a time and some row continues, pieces of at most
-        EXTEND_PIECE new tokens as entries of their own."""
+        """One copy of donor rows, then one extend of the wave's entries (`plan_extend`)."""
         plans = []  # (row, request, donor, tokens kept)
         for row, a, want in wave:
             donor, best = self._donor(row, a.owner, want)
@@ -317,44 +307,18 @@ class SlotSampler(SlotPrograms):
             n = bucket(len(copies))
             pairs = np.asarray(copies + [(self.slots, 0)] * (n - len(copies)), np.int32)
             self._cache = self._copy_fn(n)(self._cache, pairs[:, 0], pairs[:, 1])
-        longest = max(len(a.tokens) - n for _, a, _, n in plans)
-        e = min(self.length, prompt_bucket(longest, self.min_bucket, EXTEND_FINE_FROM))
-        plans = [(row, a, d, min(n, self.length - e)) for row, a, d, n in plans]
-        from_zero = not any(n for *_, n in plans)
-        if self._rows_one_at_a_time() and not from_zero and len(plans) > 1:
-            # rows one at a time attend entry by entry: a row's new tokens go in pieces of at
-            # most EXTEND_PIECE, each its own entry, instead of every row padded to the
-            # longest (a 16-task evaluation computed 24,736 slots for 11,322 new tokens)
-            e = min(e, EXTEND_PIECE)
-            entries = [(row, a.tokens, offset, offset + e >= len(a.tokens))
-                       for row, a, _, n in plans
-                       for offset in range(n, len(a.tokens), e)]
-            entries = [(row, tokens, min(offset, self.length - e), end)
-                       for row, tokens, offset, end in entries]
-            k = (bucket(len(entries)) if len(entries) <= PIECE_ROWS else
-                 -(-len(entries) // PIECE_ROWS) * PIECE_ROWS)
-        else:
-            entries = [(row, a.tokens, n, True) for row, a, _, n in plans]
-            k = bucket(len(plans))
-        window = e if from_zero else min(self.length, prompt_bucket(
-            max(offset for _, _, offset, _ in entries) + e, self.min_bucket))
-        ids = np.full((k, e), self.pad_id, np.int32)
-        rows, offsets, last, targets = (np.zeros((k,), np.int32) for _ in range(4))
-        for i, (row, tokens, offset, end) in enumerate(entries):
-            piece = tokens[offset:offset + e]
-            ids[i, :len(piece)] = piece
-            rows[i], offsets[i], last[i] = row, offset, len(piece) - 1
-            targets[i] = row if end else self.slots  # only a row's last piece sets its state
-        pad = slice(len(entries), k)  # padding repeats the first entry: same writes, no harm
-        ids[pad], rows[pad], offsets[pad], last[pad] = ids[0], rows[0], offsets[0], last[0]
-        targets[pad] = targets[0]
+        x, kept = plan_extend([(row, a.tokens, n) for row, a, _, n in plans], self.length,
+                              self.slots, self.pad_id, self.min_bucket,
+                              pieces=self._rows_one_at_a_time())
+        plans = [(row, a, d, n) for (row, a, d, _), n in zip(plans, kept, strict=True)]
+        (k, e), window, from_zero = x.shape, x.window, x.from_zero
         heads = self.model.cfg.num_heads
         block = (prefill_chunk(1, e, window, heads, self.score_budget, ROW_BLOCK)
                  if self._rows_one_at_a_time() and not from_zero  # a row's scores bound them
                  else prefill_chunk(k, e, window, heads, self.score_budget, self.prefill_block))
         fn = self._extend_fn(k, e, window, from_zero, block)
-        self._cache, self._hidden = fn(nnx.state(self.model), self._cache, self._hidden, ids,
-                                       rows, offsets, last, targets)
+        self._cache, self._hidden = fn(nnx.state(self.model), self._cache, self._hidden, x.ids,
+                                       x.rows, x.offsets, x.last, x.targets)
         self.prefill_slots += k * e
         for row, a, _, n in plans:
             self.reused_tokens += n
@@ -386,13 +350,13 @@ class SlotSampler(SlotPrograms):
         picked = self.slots
         if self._rows_one_at_a_time():
             picked = min(self.slots, bucket(int(active.sum()), MIN_PICKED))
-        rows = np.flatnonzero(active)
-        rows = np.concatenate([rows, np.full(picked - len(rows), self.slots)]).astype(np.int32)
+        rows = np.full((picked,), self.slots, np.int32)  # padding: out of range
+        live = np.flatnonzero(active)
+        rows[:len(live)] = live  # with every row decoding: unused
         fn = self._decode_fn(window, held is not None, picked)
         outs = fn(nnx.state(self.model), held, self._cache, self._hidden, self._lengths, active,
                   self._seeds, self._counts, self._limits, stop, jnp.float32(p.temperature),
-                  jnp.float32(p.top_p), rows if picked < self.slots else np.arange(
-                      self.slots, dtype=np.int32))
+                  jnp.float32(p.top_p), rows)
         self._cache, self._hidden = outs[0], outs[1]
         lengths, counts, still, out_tokens, out_logp, ran = map(np.asarray, outs[2:])
         self.decode_steps += int(ran)

@@ -261,7 +261,7 @@ def test_a_long_extend_in_pieces_equals_recomputing(model):
     holds (three pieces of at most EXTEND_PIECE, the later ones attending to the earlier
     ones' keys written in the same extend), one adding 5: each samples what `Sampler`
     samples recomputing its whole context, and only the pieces' slots are computed."""
-    from prove_jax.sampling.slots import EXTEND_PIECE
+    from prove_jax.sampling.extend_entries import EXTEND_PIECE
 
     rng = np.random.default_rng(5)
     contexts = {"x": rng.integers(3, V, size=40).tolist(),
