@@ -108,7 +108,11 @@ def get_base_config() -> ConfigDict:
     ))
     # The SFT baseline (launch.sft; the paper gives no SFT hyper-parameters): cross-entropy on
     # the assistant tokens of ground-truth replays of the same train split.
-    c.sft = ConfigDict(dict(steps=500, batch_size=32, lr=1e-5, max_assistant_turns=32))
+    # kind_repeats: how many times each task kind's replays show in the data (e.g.
+    # --config.sft.kind_repeats.abstention=3 when a short warm start sees too few to learn it).
+    c.sft = ConfigDict(dict(steps=500, batch_size=32, lr=1e-5, max_assistant_turns=32,
+                            kind_repeats=ConfigDict(dict(normal=1, clarification=1,
+                                                         abstention=1))))
     # prove_jax.rewards.RewardConfig.from_dict(c.reward): the paper's weights (REFERENCE.md §3).
     # w_state weighs the end-state term (0: the paper's formula; configs/*_state.py turn it on).
     # w_repeat / w_finish charge repeated calls and reward a final answer (0: the paper's

@@ -95,6 +95,10 @@ def check_settings(c: ConfigDict) -> None:
     )
 
     check_batching(c)
+    if "kind_repeats" in c.get("sft", {}):
+        from prove_jax.data.sft import check_kind_repeats
+
+        check_kind_repeats(dict(c.sft.kind_repeats))
     for section, build in (("train/rollout", settings_from), ("optim", optim_config),
                            ("loss", loss_config), ("rollout/reward", rollout_config)):
         try:

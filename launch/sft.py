@@ -67,6 +67,22 @@ async def demonstrations(c: ConfigDict, chat: object, tasks_file: Path, out: Pat
     return out
 
 
+def repeated(examples: Path, tasks_file: Path, repeats: dict[str, int]) -> Path:
+    """The demonstrations with some task kinds shown more than once (`sft.kind_repeats`), as
+    <demonstrations dir>/train_repeated.jsonl; the file itself where every kind shows once."""
+    if all(n == 1 for n in repeats.values()):
+        return examples
+    from prove_jax.data.sft import SFTSource, repeat_kinds, write_sft_jsonl
+    from prove_jax.data.tasks import load_tasks
+
+    kinds = {t.id: t.kind for t in load_tasks(tasks_file)}
+    source = SFTSource(examples)
+    rows = repeat_kinds([source[i] for i in range(len(source))], kinds, repeats)
+    out = write_sft_jsonl(rows, examples.parent / "train_repeated.jsonl")
+    print(f"{len(rows)} demonstrations with kinds repeated {repeats} -> {out}")
+    return out
+
+
 async def sft(c: ConfigDict, tasks_file: Path) -> None:
     import jax
     from flax import nnx
@@ -86,6 +102,7 @@ async def sft(c: ConfigDict, tasks_file: Path) -> None:
     mesh = make_mesh(dict(c.mesh))
     chat = chat_format(c.model, model_type(c))
     examples = await demonstrations(c, chat, tasks_file, workdir / "sft" / "train.jsonl")
+    examples = repeated(examples, tasks_file, dict(c.sft.get("kind_repeats", {})))
     vocab = -(-len(chat.tokenizer) // 128) * 128 if c.model.vocab_from_tokenizer else None
     model, model_cfg = model_from_config(c.model, mesh, vocab_size=vocab)
     n_params = sum(x.size for x in jax.tree.leaves(nnx.state(model, nnx.Param)))

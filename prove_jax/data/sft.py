@@ -11,6 +11,10 @@ cap, a call that errored) is not a demonstration: it is dropped and counted by r
     rows = await sft_examples(tasks, chat, manager, RolloutConfig(), meta=load_meta(dir))
     write_sft_jsonl(rows, "runs/sft/train.jsonl")
     source = SFTSource("runs/sft/train.jsonl")  # a Grain random-access source
+
+A task kind can be shown more often than the others (`repeat_kinds`): the warm start sees few
+abstention replays in a short run, and a policy that never abstains gives GRPO no group on an
+abstention task whose rollouts disagree.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from prove_jax.rollout.task import RolloutConfig, Task
 from prove_jax.rollout.trajectory import Trajectory
 from prove_jax.tools.chat import ChatFormat
 
-__all__ = ["SFTRows", "SFTSource", "drop_reason", "sft_examples", "write_sft_jsonl"]
+__all__ = ["SFTRows", "SFTSource", "check_kind_repeats", "drop_reason", "repeat_kinds",
+           "sft_examples", "write_sft_jsonl"]
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +81,30 @@ async def sft_examples(tasks: Sequence[Task], chat: ChatFormat, manager: ToolHos
             log.warning("sft: dropped %s (%s: %s)", traj.task_id, reason,
                         traj.failed or traj.finish_reason)
     return rows
+
+
+def check_kind_repeats(repeats: Mapping[str, int]) -> None:
+    """Every key a task kind, every repeat an integer >= 1 (`sft.kind_repeats`)."""
+    from prove_jax.rewards.types import KINDS
+
+    for kind, n in repeats.items():
+        if kind not in KINDS:
+            raise ValueError(f"sft.kind_repeats: unknown task kind {kind!r} (known: {KINDS})")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"sft.kind_repeats.{kind} must be an integer >= 1, got {n!r}")
+
+
+def repeat_kinds(rows: Iterable[Mapping[str, Any]], kinds: Mapping[str, str],
+                 repeats: Mapping[str, int]) -> list[Mapping[str, Any]]:
+    """Each row `repeats[kind]` times in a row (a kind not named: once), its kind looked up by
+    task id in `kinds`."""
+    check_kind_repeats(repeats)
+    out = []
+    for row in rows:
+        if row["task_id"] not in kinds:
+            raise ValueError(f"repeat_kinds: no task {row['task_id']!r} to take its kind from")
+        out.extend([row] * repeats.get(kinds[row["task_id"]], 1))
+    return out
 
 
 def write_sft_jsonl(rows: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Path:

@@ -10,7 +10,7 @@ import re
 import grain
 import pytest
 
-from prove_jax.data.sft import SFTSource, sft_examples, write_sft_jsonl
+from prove_jax.data.sft import SFTSource, repeat_kinds, sft_examples, write_sft_jsonl
 from prove_jax.data.tasks import load_tasks
 from prove_jax.rollout.oracle import OraclePolicy, load_meta
 from prove_jax.rollout.task import RolloutConfig
@@ -126,3 +126,22 @@ def test_write_rejects_misaligned_rows(tmp_path):
     with pytest.raises(ValueError, match="3 tokens but 2 loss-mask"):
         write_sft_jsonl([{"task_id": "a", "tokens": [1, 2, 3], "loss_mask": [0, 1]}],
                         tmp_path / "x.jsonl")
+
+
+def test_repeated_kinds_show_that_many_times_in_place():
+    rows = [{"task_id": t, "tokens": [i], "loss_mask": [1]} for i, t in enumerate("abcd")]
+    kinds = {"a": "normal", "b": "abstention", "c": "clarification", "d": "abstention"}
+    out = repeat_kinds(rows, kinds, {"abstention": 3, "clarification": 2})
+    assert [r["task_id"] for r in out] == list("abbbccddd")
+    assert repeat_kinds(rows, kinds, {}) == rows
+
+
+@pytest.mark.parametrize("repeats,kinds,match", [
+    ({"abstain": 2}, {}, "unknown task kind 'abstain'"),
+    ({"abstention": 0}, {}, "abstention must be an integer >= 1, got 0"),
+    ({"normal": True}, {}, "normal must be an integer >= 1, got True"),
+    ({"normal": 2}, {"b": "normal"}, "no task 'a' to take its kind from"),
+])
+def test_bad_kind_repeats_name_the_cause(repeats, kinds, match):
+    with pytest.raises(ValueError, match=match):
+        repeat_kinds([{"task_id": "a", "tokens": [1], "loss_mask": [1]}], kinds, repeats)

@@ -79,6 +79,8 @@ def test_config_entry_points_end_in_one_line_with_status_2(module, flags, needle
     ("launch.import_gguf", ["--gguf=/no/such.gguf", "--out=/tmp/x"], "does not exist"),
     ("launch.view", [], "pass --run=DIR"),
     ("launch.reproduce", ["--seeds=a"], "--seeds must be integers"),
+    ("launch.sft", [TINY, "--config.workdir=/tmp/x", "--config.sft.kind_repeats.abstention=0"],
+     "sft.kind_repeats.abstention must be an integer >= 1, got 0"),
 ])
 def test_other_entry_points_end_in_one_line_with_status_2(module, flags, needle):
     _one_usage_line(_run(module, *flags), needle)

@@ -24,7 +24,7 @@ def test_tiny_sft_learns_the_demonstrations(tmp_path):
         [sys.executable, "-m", "launch.sft", "--config=configs/tiny.py",
          f"--config.workdir={workdir}", "--config.data.synthesize=0",
          f"--config.data.train_path={synth / 'train.jsonl'}", "--config.sft.steps=6",
-         "--config.sft.batch_size=4",
+         "--config.sft.batch_size=4", "--config.sft.kind_repeats.normal=2",
          "--config.sft.lr=3e-3", "--config.train.progress=False",
          "--config.train.checkpoint_every=3"],
         cwd=ROOT, capture_output=True, text=True, timeout=1200)
@@ -35,6 +35,14 @@ def test_tiny_sft_learns_the_demonstrations(tmp_path):
     for row in demos:
         assert len(row["tokens"]) == len(row["loss_mask"]) and sum(row["loss_mask"]) > 0
         assert sum(row["loss_mask"]) < len(row["tokens"])  # prompts and results unmasked
+    # every normal task's replay twice in a row, the others once, in the demonstrations' order
+    kinds = {t["id"]: t["truth"].get("kind", "normal") for t in map(
+        json.loads, (synth / "train.jsonl").read_text().splitlines())}
+    repeated = [json.loads(x)["task_id"] for x in
+                (workdir / "sft" / "train_repeated.jsonl").read_text().splitlines()]
+    assert repeated == [r["task_id"] for r in demos
+                        for _ in range(2 if kinds[r["task_id"]] == "normal" else 1)]
+    assert any(kinds[r["task_id"]] == "normal" for r in demos), kinds
     rows = [json.loads(x) for x in (workdir / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in rows] == list(range(1, 7))
     nll = [r["nll"] for r in rows]
