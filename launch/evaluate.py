@@ -198,9 +198,14 @@ def main(argv: list[str]) -> None:
     chat = chat_format(c.model, model_type(c))
     start = time.perf_counter()
     runner = {"heldout": run_heldout, "bfcl_multi_turn": run_bfcl, "tau2": run_tau2}
+    policies: list = []
+
+    def policy(_: object) -> object:
+        policies.append(model_policy(c, chat))
+        return policies[-1]
+
     try:
-        results = asyncio.run(runner[c.eval.benchmark](c, chat,
-                                                       lambda _: model_policy(c, chat)))
+        results = asyncio.run(runner[c.eval.benchmark](c, chat, policy))
     except ValueError as err:  # bad data or settings found once loading starts
         usage_error(str(err))
     seconds = time.perf_counter() - start
@@ -209,6 +214,14 @@ def main(argv: list[str]) -> None:
     info = {"benchmark": c.eval.benchmark, "policy": c.eval.policy,
             "model": c.model.model_dir or f"random:{c.model.preset}", "seed": c.seed,
             "limit": c.eval.limit, "seconds": round(seconds, 1)}
+    stats = [p.stats() for p in policies if hasattr(p, "stats")]
+    if stats:  # the continuous sampler's share of `seconds` (see GRPO's rollout/* metrics)
+        from prove_jax.rollout.continuous import rollout_split
+
+        zero = dict.fromkeys(stats[0], 0.0)
+        total = {k: sum(st[k] for st in stats) for k in zero}
+        info["sampler"] = {k.removeprefix("rollout/"): round(v, 2)
+                           for k, v in rollout_split(zero, total).items()}
     paths = write_results(out, results, info)
     print(markdown_table(results, f"{c.eval.benchmark} ({c.eval.policy})"))
     print(f"results: {paths['json']} {paths['md']} {paths['episodes']} ({seconds:.0f}s)")

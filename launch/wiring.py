@@ -189,4 +189,6 @@ async def build_collect(c: ConfigDict, model: Any, mesh: Any, chat: ChatFormat,
             return (await replay_row(manager, task.to_dict()))[2]
 
         collect.truth_hashes = truth_hashes  # for the episode log
+        if hasattr(policy, "stats"):  # where a rollout's time goes (GRPO's rollout/* metrics)
+            collect.sampler_stats = policy.stats
         yield collect

@@ -42,6 +42,7 @@ from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter, episode_records, summarize_episodes
 from prove_jax.rl.reference import ReferenceLogprobs
 from prove_jax.rl.trainer import Trainer
+from prove_jax.rollout.continuous import rollout_split
 from prove_jax.rollout.engine import sampling_seed
 from prove_jax.rollout.task import Task
 from prove_jax.rollout.trajectory import Trajectory
@@ -150,6 +151,8 @@ class GRPOTrainer(Trainer):
         kept_tasks: list[Task] = []
         kept: list[list[Trajectory]] = []
         rounds = 1 + (s.max_refills if s.dynamic_sampling else 0)
+        sampler_stats = getattr(self.collect, "sampler_stats", None)
+        before = sampler_stats() if sampler_stats is not None else None
         for r in range(rounds):
             tasks = next(self.loader)
             groups = await self.collect(tasks, round_seed(s.seed, self.step, r), first)
@@ -185,6 +188,8 @@ class GRPOTrainer(Trainer):
         metrics = summarize_episodes(records)
         metrics["groups_kept"] = float(distributed.global_sum(min(len(kept), share)))
         metrics["rollout_rounds"] = float(r + 1)
+        if before is not None:
+            metrics.update(rollout_split(before, sampler_stats()))
         return kept_tasks[:share], kept[:share], metrics
 
     def build_batch(self, groups: Sequence[Sequence[Trajectory]]) -> tuple[dict[str, Any], float,

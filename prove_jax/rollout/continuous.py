@@ -20,7 +20,7 @@ from prove_jax.rollout.jax_policy import turn_seed
 from prove_jax.rollout.policy import Generation, GenerationRequest
 from prove_jax.sampling.slots import Admission, SlotSampler
 
-__all__ = ["ContinuousPolicy"]
+__all__ = ["ContinuousPolicy", "rollout_split"]
 
 # With no row decoding, the scheduler waits for requests arriving together before admitting
 # them as one batch: while the queue keeps growing, in steps of GATHER_STEP_S, up to GATHER_S.
@@ -37,6 +37,13 @@ class ContinuousPolicy:
         self.decode_calls = 0
         self.batch_sizes: list[int] = []  # active rows per decode call
         self.admit_seconds = self.decode_seconds = 0.0  # wall time in the sampler's calls
+
+    def stats(self) -> dict[str, float]:
+        """Running totals since this policy began: seconds in admissions (extends) and in
+        decode calls, decode calls, and active rows summed over them."""
+        return {"admit_s": self.admit_seconds, "decode_s": self.decode_seconds,
+                "decode_calls": float(self.decode_calls),
+                "decode_rows": float(sum(self.batch_sizes))}
 
     async def generate(self, requests: list[GenerationRequest]) -> list[Generation]:
         return list(await asyncio.gather(*(self.generate_one(r) for r in requests)))
@@ -174,3 +181,13 @@ class ContinuousPolicy:
                 fut.set_exception(RuntimeError(f"policy.generate failed: "
                                                f"{type(err).__name__}: {err}"))
         self._running.clear()
+
+
+def rollout_split(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """This process's sampler time over one step's rollouts (from two `stats()` readings):
+    seconds admitting requests (their extends), seconds decoding, decode calls and the mean
+    active rows per call. The rest of rollout_s went to tools, scoring and waiting."""
+    d = {k: after[k] - before[k] for k in after}
+    return {"rollout/admit_s": d["admit_s"], "rollout/decode_s": d["decode_s"],
+            "rollout/decode_calls": d["decode_calls"],
+            "rollout/rows_per_decode": d["decode_rows"] / max(d["decode_calls"], 1.0)}

@@ -30,6 +30,9 @@ def test_tiny_random_model_completes_8_bfcl_entries(tmp_path):
                                           "multi_turn_miss_func", "multi_turn_long_context"}
     assert all(c["n"] == 2 for c in results["categories"].values())
     assert results["overall"]["n"] == 8 and results["policy"] == "model"
+    sampler = results["sampler"]  # where the sampler's time went, within the run's seconds
+    assert sampler["decode_calls"] >= 1 and sampler["admit_s"] > 0
+    assert sampler["admit_s"] + sampler["decode_s"] < results["seconds"]
     rows = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
     assert len(rows) == 8
     # Every episode was played (a random model scores ~0, but nothing broke on the way).

@@ -69,6 +69,10 @@ def test_tiny_run_leaves_metrics_plot_checkpoints_and_a_loadable_export(full_run
         for key in ("reward/total", "reward/val", "calls_per_episode", "assistant_turns",
                     "kl", "entropy", "clip_fraction", "train_tokens_per_s", "rollout_s"):
             assert key in r, key
+        # the continuous sampler's share of the rollout: extends, decode calls over 1-8 rows
+        assert r["rollout/admit_s"] > 0 and r["rollout/decode_s"] > 0
+        assert r["rollout/admit_s"] + r["rollout/decode_s"] < r["rollout_s"]
+        assert r["rollout/decode_calls"] >= 1 and 1 <= r["rollout/rows_per_decode"] <= 8
     assert (full_run / "reward.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert any((full_run / "tb").iterdir())
     assert sorted(int(p.name) for p in (full_run / "checkpoints").iterdir()
