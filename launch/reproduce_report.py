@@ -31,8 +31,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["heldout_summary", "repeated_calls", "rescored_total", "solved", "target_met",
-           "write_report"]
+__all__ = ["by_kind", "heldout_summary", "repeated_calls", "rescored_total", "solved",
+           "target_met", "write_report"]
 
 MODELS = ("base", "sft", "grpo")
 METRICS = ("reward", "success", "solved", "valid", "calls", "answered", "repeats")
@@ -191,6 +191,24 @@ def _curve(out: Path, png: Path) -> Path:
     return png
 
 
+def by_kind(out: Path, seeds: Sequence[int]) -> list[tuple[str, str, int, float, float]]:
+    """(model, task kind, episodes over all seeds, mean reward, solved share) for every model
+    and kind evaluated: where a model gains or loses (e.g. an abstention task is solved only
+    by calling nothing)."""
+    table = []
+    for model in MODELS:
+        rows = [json.loads(line) for s in seeds
+                if (path := out / "eval" / f"{model}-s{s}" / "episodes.jsonl").is_file()
+                for line in path.read_text().splitlines() if line.strip()]
+        for kind in sorted({_kind(r) for r in rows}):
+            of_kind = [r for r in rows if _kind(r) == kind]
+            table.append((model, kind, len(of_kind),
+                          statistics.fmean(r.get("rewards", {}).get("total", 0.0)
+                                           for r in of_kind),
+                          statistics.fmean(solved(r) for r in of_kind)))
+    return table
+
+
 def _step_times(path: Path) -> list[float]:
     """Each GRPO step's wall time, the last record of a step that was run again winning."""
     if not path.is_file():
@@ -225,6 +243,11 @@ def write_report(out: Path, seeds: Sequence[int], settings: Mapping[str, Any],
                   "against the paper's); the same target on it, every episode scored again: "
                   + {None: "not judged", True: "met", False: "NOT met"}[
                       target_met(summary, "trained")]]
+    kinds = by_kind(out, seeds)
+    if kinds:
+        lines += ["", "| model | task kind | episodes (all seeds) | reward | solved |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {m} | {k} | {n} | {r:.3f} | {v:.3f} |" for m, k, n, r, v in kinds]
     bfcl = [(m, out / "eval" / f"bfcl-{m}" / "results.json") for m in MODELS]
     bfcl = [(m, json.loads(p.read_text())["overall"]) for m, p in bfcl if p.is_file()]
     if bfcl:

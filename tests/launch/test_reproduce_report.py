@@ -7,6 +7,7 @@ import json
 import pytest
 
 from launch.reproduce_report import (
+    by_kind,
     heldout_summary,
     repeated_calls,
     solved,
@@ -172,3 +173,23 @@ def test_a_stage_run_again_adds_its_time_to_the_earlier_runs(tmp_path):
         again.run("grpo", tmp_path / "done",
                   ["timeit", "-n1", "-r1", "import time; time.sleep(0.3)"])
     assert json.loads((tmp_path / "stages.json").read_text())["grpo"] >= first + 0.3
+
+
+def test_rewards_by_task_kind_pool_every_seed(tmp_path):
+    def episode(kind, total, calls, success=True):
+        return {"task_kind": kind, "rewards": {"total": total}, "success": success,
+                "calls": [{"name": "ls", "arguments": {"i": i}, "outcome": "ok"}
+                          for i in range(calls)],
+                "truth": {"steps": [] if kind == "abstention" else
+                          [[{"name": "ls", "arguments": {"i": 0}}]], "edges": []}}
+    for seed, rows in enumerate([[episode("abstention", 1.0, 0), episode("normal", 0.5, 1)],
+                                 [episode("abstention", 0.0, 2), episode("normal", 0.3, 1)]]):
+        d = tmp_path / "eval" / f"sft-s{seed}"
+        d.mkdir(parents=True)
+        (d / "results.json").write_text(json.dumps({"overall": {"n": 2, "reward/total": 0.5}}))
+        (d / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # an abstention episode is solved only by calling nothing; both episodes here succeeded
+    assert by_kind(tmp_path, [0, 1]) == [("sft", "abstention", 2, 0.5, 0.5),
+                                         ("sft", "normal", 2, pytest.approx(0.4), 1.0)]
+    md = write_report(tmp_path, [0, 1], {"config": "x"})["md"].read_text()
+    assert "| sft | abstention | 2 | 0.500 | 0.500 |" in md
