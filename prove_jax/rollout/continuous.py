@@ -36,6 +36,7 @@ class ContinuousPolicy:
         self._task: asyncio.Task | None = None
         self.decode_calls = 0
         self.batch_sizes: list[int] = []  # active rows per decode call
+        self.decode_rows = 0  # sum of batch_sizes, kept as it grows (stats() on every step)
         self.admit_seconds = self.decode_seconds = 0.0  # wall time in the sampler's calls
 
     def stats(self) -> dict[str, float]:
@@ -43,7 +44,7 @@ class ContinuousPolicy:
         decode calls, decode calls, and active rows summed over them."""
         return {"admit_s": self.admit_seconds, "decode_s": self.decode_seconds,
                 "decode_calls": float(self.decode_calls),
-                "decode_rows": float(sum(self.batch_sizes))}
+                "decode_rows": float(self.decode_rows)}
 
     async def generate(self, requests: list[GenerationRequest]) -> list[Generation]:
         return list(await asyncio.gather(*(self.generate_one(r) for r in requests)))
@@ -108,6 +109,7 @@ class ContinuousPolicy:
                     await self._wake.wait()
                 continue
             self.batch_sizes.append(len(self._running))
+            self.decode_rows += len(self._running)
             start = time.perf_counter()
             try:
                 finished = await asyncio.to_thread(self.sampler.decode)
