@@ -139,10 +139,7 @@ class Decoder(nnx.Module):
         `layers` (from `unstacked_layers`) runs the blocks as an unrolled Python loop over
         per-layer weights instead of a scan over the stacked ones: a scan slices every layer's
         weights out of the stack on each call, which XLA:CPU (and GPU without dynamic-slice
-        fusion) materialises as a copy of all layer weights per decode step. With `layers`,
-        the cache may also come per layer (k, v: tuples of L [B, K, S, H] arrays, see
-        `split_cache`) and is returned so: each layer then attends over its own buffer instead
-        of a slice of the stack, which XLA:CPU copies out at every step.
+        fusion) materialises as a copy of all layer weights per decode step.
         """
         cfg = self.cfg
         t = input_ids.shape[1]
@@ -156,12 +153,6 @@ class Decoder(nnx.Module):
 
         if layers is not None:
             k, v = cache
-            if isinstance(k, tuple):
-                ks, vs = list(k), list(v)
-                for i, layer in enumerate(layers):
-                    x, (ks[i], vs[i]) = layer.call_cached(x, cos, sin, mask, (ks[i], vs[i]),
-                                                          None, write_index)
-                return self.final_norm(x), (tuple(ks), tuple(vs))
             for i, layer in enumerate(layers):
                 x, (k, v) = layer.call_cached(x, cos, sin, mask, (k, v), i, write_index)
             return self.final_norm(x), (k, v)
@@ -244,12 +235,6 @@ class Decoder(nnx.Module):
         graphdef, state = nnx.split(self.layers)
         return [nnx.merge(graphdef, jax.tree.map(lambda x, i=i: x[i], state))
                 for i in range(self.cfg.num_layers)]
-
-    @staticmethod
-    def split_cache(cache: tuple[jax.Array, jax.Array]) -> tuple[tuple[jax.Array, ...], ...]:
-        """A stacked cache (k, v: [L, B, K, S, H]) as per-layer buffers (tuples of L
-        [B, K, S, H]); `jnp.stack` each to go back."""
-        return tuple(tuple(c[i] for i in range(c.shape[0])) for c in cache)
 
     def init_cache(self, batch: int, length: int) -> tuple[jax.Array, jax.Array]:
         """Zeroed KV cache (k, v), each [L, B, K, S, H] in the compute dtype."""

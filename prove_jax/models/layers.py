@@ -112,11 +112,10 @@ class Attention(nnx.Module):
             prefix_mask, self.scale, self.attn_chunk))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
-                    cache: tuple[jax.Array, jax.Array], layer: jax.Array | None,
-                    write_index: jax.Array) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+                    cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
+                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         """Write this step's keys/values into the all-layer cache (k, v: [L, B, K, S, H]) at
         (layer, slot write_index), then attend over this layer's slice; mask [B, 1, T, S].
-        layer None: `cache` is this layer's own [B, K, S, H] pair (see `_write_cache`).
         The cache keeps S next to H so both attention contractions need no transposes.
 
         Only the new tokens are written: the cache stays a loop carry that XLA updates in
@@ -254,20 +253,11 @@ def _attend_one(q: jax.Array, k: jax.Array, v: jax.Array, mask: jax.Array,
 
 
 def _write_cache(cache: tuple[jax.Array, jax.Array], key: jax.Array, v: jax.Array,
-                 layer: jax.Array | None, slot: jax.Array | int
+                 layer: jax.Array, slot: jax.Array | int
                  ) -> tuple[tuple[jax.Array, jax.Array], tuple[jax.Array, jax.Array]]:
     """New keys/values [B, T, K, H] written into the all-layer cache (k, v: [L, B, K, S, H]) at
-    (layer, slots [slot, slot + T)); returns the cache and this layer's slice [B, K, S, H].
-    layer None: the cache is this layer's own (k, v: [B, K, S, H]), written in place and
-    attended as it is, with no slice of a stack copied out."""
+    (layer, slots [slot, slot + T)); returns the cache and this layer's slice [B, K, S, H]."""
     k_all, v_all = cache
-    if layer is None:
-        start = (0, 0, slot, 0)
-        k_all = jax.lax.dynamic_update_slice(
-            k_all, key.transpose(0, 2, 1, 3).astype(k_all.dtype), start)  # B K T H
-        v_all = jax.lax.dynamic_update_slice(
-            v_all, v.transpose(0, 2, 1, 3).astype(v_all.dtype), start)
-        return (k_all, v_all), (k_all, v_all)
     start = (layer, 0, 0, slot, 0)
     k_all = jax.lax.dynamic_update_slice(
         k_all, key.transpose(0, 2, 1, 3)[None].astype(k_all.dtype), start)  # 1 B K T H
@@ -353,8 +343,8 @@ class Block(nnx.Module):
                                                               prefix_kv, prefix_mask))
 
     def call_cached(self, x: jax.Array, cos: jax.Array, sin: jax.Array, mask: jax.Array,
-                    cache: tuple[jax.Array, jax.Array], layer: jax.Array | None,
-                    write_index: jax.Array) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+                    cache: tuple[jax.Array, jax.Array], layer: jax.Array, write_index: jax.Array
+                    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
         a, cache = self.attn.call_cached(self.input_norm(x), cos, sin, mask, cache, layer,
                                          write_index)
         return self._after_attention(x, a), cache

@@ -33,7 +33,6 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 from prove_jax.models.decoder import Decoder
-from prove_jax.models.row_attention import cpu_kernels
 from prove_jax.sampling.buckets import batch_bucket, bucket, prefill_chunk, prompt_bucket
 from prove_jax.sampling.draw import draw_step
 from prove_jax.sampling.prefix_cache import Prefix, common_prefix, extract, place
@@ -143,19 +142,11 @@ def _generate(graphdef: Any, state: Any, tokens: jax.Array, mask: jax.Array, see
     # keep: every drawn token's forward runs (its KV is returned); otherwise the last is drawn
     # after the loop, without one.
     stop_at = limit if keep else limit - 1
-    # On the CPU the unrolled steps keep one buffer per layer: a layer's slice of the stacked
-    # cache was copied out at every step (16 copies, ~7 of ~90 ms a step at 32 rows x 192
-    # slots of the ~100M Qwen3 shape). One split per call instead; accelerators, where the
-    # split would hold the cache twice for a moment, keep the stack.
-    per_layer = layer_states is not None and cpu_kernels()
-    if per_layer:
-        cache = model.split_cache(cache)
     carry = (jnp.int32(0), last_hidden, cache, key_mask, out_tokens, done, out_logp, n_out)
     if decodes:
         carry = jax.lax.while_loop(lambda c: (c[0] < stop_at) & ~jnp.all(c[5]), body, carry)
     if keep:
-        cache = tuple(jnp.stack(c) for c in carry[2]) if per_layer else carry[2]
-        return carry[4], carry[6], carry[7], cache
+        return carry[4], carry[6], carry[7], carry[2]
     carry = draw(carry)[0]  # rows already done draw padding here, as in the loop
     return carry[4], carry[6], carry[7]
 
