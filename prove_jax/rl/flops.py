@@ -3,6 +3,9 @@
 Counted on the shapes the step runs (`prove_jax.rl.objectives`): the decoder over
 tokens[:, :-1] of every padded [B, T] row (filler rows and padding included: they are
 computed), then the LM head on the R `target_index` positions per row only (compact batch).
+A step whose micro-batches are cut to their length bucket (`prove_jax.rl.length_buckets`) is
+counted at the widths they ran at (`widths`), not at T: counted at T, the SmolLM2 recipe's
+GRPO steps (suffixes of ~300 tokens in batches 768-1,536 wide) read as up to 167% MFU.
 
 Convention (the usual MFU one): 2 FLOPs per multiply-add, matmuls only (elementwise ops,
 norms, rope, softmax, biases and the embedding gather are left out), backward = 2x forward for
@@ -24,6 +27,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -80,13 +84,25 @@ def layer_forward_flops(cfg: ModelConfig, queries: int, keys: int) -> float:
     return float(queries * (projections + mlp + attention))
 
 
+def _widths(seq_len: int, widths: Sequence[int] | None, rows: int, name: str) -> list[int]:
+    """The micro-batch widths to count (one at `seq_len` when None), checked."""
+    widths = [seq_len] if widths is None else [int(w) for w in widths]
+    if not widths or rows % len(widths):
+        raise ValueError(f"{rows} rows do not split into {len(widths)} micro-batch widths")
+    for w in widths:
+        if w < 2 or w > seq_len:
+            raise ValueError(f"{name} widths must be in [2, {seq_len}], got {w}")
+    return widths
+
+
 def step_flops(cfg: ModelConfig, rows: int, seq_len: int, targets: int, *,
-               iterations: int = 1) -> float:
+               iterations: int = 1, widths: Sequence[int] | None = None) -> float:
     """Model FLOPs (forward + backward) of a train step over `rows` rows padded to `seq_len`
     tokens with `targets` head positions per row (target_index width), run `iterations` times
-    (each optimizer pass reruns the step).
+    (each optimizer pass reruns the step). `widths`: the width each of the equal micro-batches
+    ran at (`prove_jax.rl.length_buckets.compact_widths`); None: all at `seq_len`.
 
-    forward per row = L * layer_forward_flops(T-1 queries over T-1 keys) + targets * 2DV,
+    forward per row = L * layer_forward_flops(W-1 queries over W-1 keys) + targets * 2DV,
     x3 for forward + backward. Tied or untied embeddings give the same head FLOPs."""
     if seq_len < 2:
         raise ValueError(f"seq_len must be at least 2 (the step runs tokens[:, :-1]), "
@@ -94,23 +110,28 @@ def step_flops(cfg: ModelConfig, rows: int, seq_len: int, targets: int, *,
     for name, value in (("rows", rows), ("targets", targets), ("iterations", iterations)):
         if value < 0:
             raise ValueError(f"{name} must be non-negative, got {value}")
-    t = seq_len - 1
-    decoder = cfg.num_layers * layer_forward_flops(cfg, t, t)
+    widths = _widths(seq_len, widths, rows, "micro-batch")
     head = targets * 2.0 * cfg.hidden_size * cfg.vocab_size
-    return 3.0 * iterations * rows * (decoder + head)
+    per_row = sum(cfg.num_layers * layer_forward_flops(cfg, w - 1, w - 1) + head
+                  for w in widths) / len(widths)
+    return 3.0 * iterations * rows * per_row
 
 
 def shared_step_flops(cfg: ModelConfig, groups: int, group_size: int, prefix_len: int,
-                      suffix_len: int, targets: int, *, iterations: int = 1) -> float:
+                      suffix_len: int, targets: int, *, iterations: int = 1,
+                      widths: Sequence[int] | None = None) -> float:
     """Model FLOPs (forward + backward) of a shared-prefix train step: `groups` prefixes of
     `prefix_len` tokens once each, `groups x group_size` suffix rows of `suffix_len` tokens
-    (padded shapes) with `targets` head positions per row."""
+    (padded shapes) with `targets` head positions per row. `widths`: the width each of the
+    equal suffix micro-batches ran at (`prove_jax.rl.length_buckets.packed_widths`); None: all
+    at `suffix_len`."""
     if suffix_len < 2:
         raise ValueError(f"suffix_len must be at least 2, got {suffix_len}")
-    s = suffix_len - 1
+    widths = _widths(suffix_len, widths, groups * group_size, "suffix")
     prefix = cfg.num_layers * layer_forward_flops(cfg, prefix_len, prefix_len)
-    row = (cfg.num_layers * layer_forward_flops(cfg, s, prefix_len + s)
-           + targets * 2.0 * cfg.hidden_size * cfg.vocab_size)
+    head = targets * 2.0 * cfg.hidden_size * cfg.vocab_size
+    row = sum(cfg.num_layers * layer_forward_flops(cfg, w - 1, prefix_len + w - 1) + head
+              for w in widths) / len(widths)
     return 3.0 * iterations * groups * (prefix + group_size * row)
 
 
@@ -143,15 +164,17 @@ def device_peak(device: jax.Device | None = None, *, measure_cpu: bool = True
 
 
 @functools.cache
-def _cpu_machine_flops(n: int = 512, budget_s: float = 0.2) -> float:
+def _cpu_machine_flops(n: int = 1024, budget_s: float = 0.5) -> float:
     """Best-of-a-few float32 [n, n] matmul rate on the first CPU device, measured once: all
-    virtual CPU devices share one thread pool, so this is the whole machine's rate."""
+    virtual CPU devices share one thread pool, so this is the whole machine's rate. n 1024,
+    not 512: on the 2-core box a 512 product measured 108 GFLOP/s at one GRPO run's start and
+    192 later, a 1024 one 211; a peak measured low reads as MFU over 100%."""
     cpu = jax.local_devices(backend="cpu")[0]
     x = jax.device_put(jnp.ones((n, n), jnp.float32), cpu)
     matmul = jax.jit(lambda a: a @ a)
     matmul(x).block_until_ready()  # compile and warm up
     best, start = math.inf, time.perf_counter()
-    for _ in range(8):
+    for _ in range(10):
         t0 = time.perf_counter()
         matmul(x).block_until_ready()
         best = min(best, time.perf_counter() - t0)

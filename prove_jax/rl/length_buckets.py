@@ -12,8 +12,10 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-__all__ = ["BUCKETS", "POSITION_KEYS", "SHORTEST", "cut_lengths", "run_at_shortest"]
+__all__ = ["BUCKETS", "POSITION_KEYS", "SHORTEST", "compact_widths", "cut_lengths",
+           "packed_widths", "run_at_shortest"]
 
 # Quarters of the width: in the SmolLM2 recipe's GRPO steps most suffixes were a quarter of
 # the width or less (16 suffixes of ~300 tokens at widths of 768-1,536).
@@ -49,3 +51,35 @@ def run_at_shortest(fn: Callable[..., Any], mb: dict[str, jax.Array], *args: Any
     longest = jnp.max(jnp.sum(mb["attention_mask"].astype(jnp.int32), axis=-1))
     which = jnp.minimum(jnp.searchsorted(jnp.asarray(lengths), longest), len(lengths) - 1)
     return jax.lax.switch(which, [at(n) for n in lengths], mb, *args)
+
+
+# Host mirrors of the choice above, for counting the FLOPs a step really ran
+# (`prove_jax.rl.flops`): each micro-batch's width, in the accumulators' order.
+
+def _shortest_holding(longest: np.ndarray, lengths: Sequence[int]) -> list[int]:
+    which = np.minimum(np.searchsorted(np.asarray(lengths), longest), len(lengths) - 1)
+    return [int(lengths[i]) for i in np.ravel(which)]
+
+
+def compact_widths(attention_mask: np.ndarray, micro_batches: int, buckets: int = BUCKETS,
+                   shortest: int = SHORTEST) -> list[int]:
+    """The width each of `prove_jax.rl.train_step.accumulate`'s micro-batches of a compact
+    [B, T] batch runs at (micro-batch i: rows i*B/m to (i+1)*B/m)."""
+    mask = np.asarray(attention_mask)
+    rows, width = mask.shape
+    longest = mask.reshape(micro_batches, rows // micro_batches, width).sum(-1).max(-1)
+    return _shortest_holding(longest, cut_lengths(width, buckets, shortest))
+
+
+def packed_widths(attention_mask: np.ndarray, micro_batches: int, group_chunks: int = 1,
+                  buckets: int = BUCKETS, shortest: int = SHORTEST) -> list[int]:
+    """The width each suffix micro-batch of `prove_jax.rl.shared_prefix.accumulate_shared`
+    runs at over a packed [N, G, S] suffix mask: chunk c holds groups c, c + chunks, ...;
+    part p of a chunk, suffixes p*G/m to (p+1)*G/m of each of its groups."""
+    mask = np.asarray(attention_mask)
+    _, g, width = mask.shape
+    per_row = mask.sum(-1)  # [N, G]
+    part = g // micro_batches
+    longest = np.array([[per_row[c::group_chunks, p * part:(p + 1) * part].max()
+                         for p in range(micro_batches)] for c in range(group_chunks)])
+    return _shortest_holding(longest, cut_lengths(width, buckets, shortest))

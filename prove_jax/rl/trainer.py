@@ -18,7 +18,7 @@ from flax import nnx
 from prove_jax.checkpoint.train_state import TrainCheckpointer
 from prove_jax.rl.batch import micro_batching
 from prove_jax.rl.flops import device_peak, mfu, shared_step_flops, step_flops
-from prove_jax.rl.length_buckets import BUCKETS
+from prove_jax.rl.length_buckets import BUCKETS, compact_widths, packed_widths
 from prove_jax.rl.losses import LossConfig
 from prove_jax.rl.metrics import MetricsWriter
 from prove_jax.rl.train_step import jit_train_step, make_train_step
@@ -55,6 +55,7 @@ class Trainer:
             self.micro_batches, _ = micro_batching(rows, dp, micro_batches)
             self.rows_multiple = dp * self.micro_batches
             group_chunks = 1
+        self.group_chunks, self.length_buckets = group_chunks, length_buckets
         self.graphdef, self.params = nnx.split(model, nnx.Param)
         self.opt_state = optimizer.init(self.params)
         step_fn = make_train_step(self.graphdef, optimizer, loss, micro_batches=self.micro_batches,
@@ -72,17 +73,25 @@ class Trainer:
         """What `iterations` optimizer passes over the global `batch` achieved in `seconds` of
         train-step time (a step that compiled includes its compile): model FLOPs
         (`prove_jax.rl.flops`: forward + backward, the compact head on the sampled positions
-        only), real (unpadded) tokens per second per device, and MFU against `peak_label`."""
+        only, each micro-batch at the length bucket it ran at), real (unpadded) tokens per
+        second per device, and MFU against `peak_label`."""
         devices = self.mesh.devices.size
         if "prefix_tokens" in batch:  # group-packed: each prefix once
             groups, size, suffix = batch["tokens"].shape
+            widths = packed_widths(batch["attention_mask"], self.micro_batches,
+                                   self.group_chunks, self.length_buckets)
             flops = shared_step_flops(self.model.cfg, groups, size,
                                       batch["prefix_tokens"].shape[1], suffix,
-                                      batch["target_index"].shape[-1], iterations=iterations)
+                                      batch["target_index"].shape[-1], iterations=iterations,
+                                      widths=widths)
         else:
             rows, seq = batch["tokens"].shape
-            targets = batch["target_index"].shape[1] if "target_index" in batch else seq - 1
-            flops = step_flops(self.model.cfg, rows, seq, targets, iterations=iterations)
+            compact = "target_index" in batch  # only compact rows are cut to a bucket
+            targets = batch["target_index"].shape[1] if compact else seq - 1
+            widths = (compact_widths(batch["attention_mask"], self.micro_batches,
+                                     self.length_buckets) if compact else None)
+            flops = step_flops(self.model.cfg, rows, seq, targets, iterations=iterations,
+                               widths=widths)
         return {"model_flops": flops,
                 "train_tokens_per_s_per_device": real_tokens * iterations
                 / max(seconds, 1e-9) / devices,

@@ -171,3 +171,21 @@ def test_shared_prefix_flops_count_the_prefix_once():
     assert shared_step_flops(TINY, groups, size, prefix, suffix, targets) < unpacked
     with pytest.raises(ValueError, match="suffix_len"):
         shared_step_flops(TINY, 1, 1, 4, 1, 1)
+
+
+def test_micro_batch_widths_are_counted_at_the_width_they_ran_at():
+    from prove_jax.rl.flops import shared_step_flops
+
+    full = step_flops(TINY, 4, 33, 8)
+    assert step_flops(TINY, 4, 33, 8, widths=[33, 33]) == pytest.approx(full)
+    # two micro-batches of 2 rows, one cut to 17: half the rows cost a 17-wide step's rows
+    mixed = step_flops(TINY, 4, 33, 8, widths=[17, 33])
+    assert mixed == pytest.approx(step_flops(TINY, 2, 17, 8) + step_flops(TINY, 2, 33, 8))
+    assert mixed < full
+    # suffixes cut to 9 cost what 9-token suffixes cost; the prefix is counted once either way
+    assert shared_step_flops(TINY, 2, 4, 40, 17, 8, widths=[9] * 4) == pytest.approx(
+        shared_step_flops(TINY, 2, 4, 40, 9, 8))
+    with pytest.raises(ValueError, match="do not split"):
+        step_flops(TINY, 4, 33, 8, widths=[17, 17, 33])
+    with pytest.raises(ValueError, match="widths must be in"):
+        step_flops(TINY, 4, 33, 8, widths=[40, 33])

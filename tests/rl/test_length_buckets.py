@@ -84,3 +84,76 @@ def test_a_bad_length_buckets_is_refused_by_name(bad):
     opt = make_optimizer(OptimConfig(lr=1e-3, total_updates=2))
     with pytest.raises(ValueError, match=r"train\.length_buckets"):
         make_train_step(graphdef, opt, LossConfig(), length_buckets=bad)
+
+
+
+def _row_widths(ids: jax.Array, tokens: jax.Array, rows: int) -> jax.Array:
+    """[rows, 2]: (1, width) on the rows this micro-batch holds, zeros elsewhere."""
+    ids = ids.reshape(-1).astype(jnp.int32)
+    return jnp.zeros((rows, 2), jnp.float32).at[ids].set(
+        jnp.asarray([1.0, tokens.shape[-1]], jnp.float32))
+
+
+def test_compact_widths_mirror_the_buckets_accumulate_runs():
+    """The host count (used for FLOPs and MFU) names the width the jitted scan really ran each
+    row at: every micro-batch marks its rows (ids carried in `advantages`) with its cut width."""
+    from prove_jax.rl.length_buckets import compact_widths
+
+    rng = np.random.default_rng(3)
+    rows, width, parts = 12, 64, 4
+    lengths = rng.integers(3, 30, size=rows)
+    lengths[5], lengths[9] = 60, 40  # micro-batches 1 and 3 run wider than 0 and 2
+    mask = (np.arange(width)[None] < lengths[:, None]).astype(np.int32)
+    batch = {"tokens": jnp.zeros((rows, width), jnp.int32), "attention_mask": jnp.asarray(mask),
+             "target_index": jnp.zeros((rows, 4), jnp.int32),
+             "advantages": jnp.arange(rows, dtype=jnp.float32)}
+
+    def micro_loss(params, mb, w):
+        return jnp.sum(params * 0.0), {"rows": _row_widths(mb["advantages"], mb["tokens"], rows)}
+
+    _, m = jax.jit(lambda p, b: accumulate(micro_loss, p, b, (jnp.ones((rows, 4)),), parts,
+                                           4, 8))(jnp.ones(3), batch)
+    mirror = compact_widths(mask, parts, 4, 8)
+    assert len(set(mirror)) > 2, mirror
+    ran = np.asarray(m["rows"])
+    np.testing.assert_array_equal(ran[:, 0], 1.0)  # every row ran once
+    np.testing.assert_array_equal(ran[:, 1], np.repeat(mirror, rows // parts))
+
+
+def test_packed_widths_mirror_the_buckets_accumulate_shared_runs():
+    from prove_jax.rl.length_buckets import packed_widths
+    from prove_jax.rl.shared_prefix import accumulate_shared
+
+    cfg = preset("tiny", param_dtype="float32", dtype="float32")
+    graphdef, params = nnx.split(init_model(cfg, seed=1), nnx.Param)
+    rng = np.random.default_rng(4)
+    groups, size, prefix, width, parts, chunks = 4, 4, 8, 48, 2, 2
+    lengths = rng.integers(2, 14, size=(groups, size))
+    # chunk 0 holds groups 0 and 2, chunk 1 groups 1 and 3; part 0 suffixes 0-1, part 1 2-3
+    lengths[0, 1], lengths[2, 0], lengths[3, 3] = 20, 45, 30
+    mask = (np.arange(width)[None, None] < lengths[..., None]).astype(np.int32)
+    batch = {"tokens": jnp.zeros((groups, size, width), jnp.int32),
+             "attention_mask": jnp.asarray(mask),
+             "positions": jnp.broadcast_to(prefix + jnp.arange(width), (groups, size, width)),
+             "target_index": jnp.zeros((groups, size, 4), jnp.int32),
+             "advantages": jnp.arange(groups * size, dtype=jnp.float32).reshape(groups, size),
+             "prefix_tokens": jnp.ones((groups, prefix), jnp.int32),
+             "prefix_mask": jnp.ones((groups, prefix), jnp.int32)}
+    rows = groups * size
+
+    def micro_loss(params, encoded, mb, w):
+        loss = sum(jnp.sum(x * 0.0) for x in jax.tree.leaves((params, encoded)))
+        return loss, {"rows": _row_widths(mb["advantages"], mb["tokens"], rows)}
+
+    weights = (jnp.ones((groups, size, 4)),)
+    _, m = jax.jit(lambda p, b: accumulate_shared(micro_loss, graphdef, p, b, weights, parts,
+                                                  chunks, 4, 8))(params, batch)
+    mirror = packed_widths(mask, parts, chunks, 4, 8)
+    assert mirror == [48, 16, 16, 40], mirror  # (chunk, part) order
+    expect = np.zeros((groups, size))
+    for c in range(chunks):
+        for p in range(parts):
+            expect[c::chunks, p * size // parts:(p + 1) * size // parts] = mirror[c * parts + p]
+    ran = np.asarray(m["rows"])
+    np.testing.assert_array_equal(ran[:, 0], 1.0)
+    np.testing.assert_array_equal(ran[:, 1], expect.reshape(-1))
