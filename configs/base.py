@@ -98,6 +98,10 @@ def get_base_config() -> ConfigDict:
         max_tools=0,  # > 0: offer at most this many tools per task (truth tools always kept)
         synthesize=0,  # > 0: synthesize this many examples into <workdir>/data first
         synth_servers="",  # comma-separated servers for that synthesis (empty: all)
+        # how many times each task kind shows in GRPO's prompt order per epoch (e.g.
+        # --config.data.kind_repeats.abstention=3: ~8% of the tasks abstain, and a step's
+        # abstention groups are its only signal for when not to call)
+        kind_repeats=ConfigDict(dict(normal=1, clarification=1, abstention=1)),
     ))
     c.servers = ConfigDict(dict(
         transport="inprocess",  # inprocess | stdio | http

@@ -95,10 +95,11 @@ def check_settings(c: ConfigDict) -> None:
     )
 
     check_batching(c)
-    if "kind_repeats" in c.get("sft", {}):
-        from prove_jax.data.sft import check_kind_repeats
+    from prove_jax.data.sft import check_kind_repeats
 
-        check_kind_repeats(dict(c.sft.kind_repeats))
+    for section in ("sft", "data"):
+        if "kind_repeats" in c.get(section, {}):
+            check_kind_repeats(dict(c[section].kind_repeats), f"{section}.kind_repeats")
     for section, build in (("train/rollout", settings_from), ("optim", optim_config),
                            ("loss", loss_config), ("rollout/reward", rollout_config)):
         try:

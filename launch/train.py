@@ -92,7 +92,8 @@ async def train(c: ConfigDict, tasks_file: Path) -> None:
     settings = settings_from(c)
     loader = task_batches(tasks_file, settings.prompts_per_step, seed=c.seed,  # global batch
                           shuffle=c.data.shuffle, process_index=jax.process_index(),
-                          process_count=jax.process_count(), max_tools=c.data.max_tools)
+                          process_count=jax.process_count(), max_tools=c.data.max_tools,
+                          kind_repeats=dict(c.data.get("kind_repeats", {})))
     checkpointer = TrainCheckpointer(workdir / "checkpoints", every=c.train.checkpoint_every,
                                      keep=c.train.keep_checkpoints)
     async with build_collect(c, sampler_model, sampler_mesh, chat, tasks_file) as collect:

@@ -1,6 +1,7 @@
 """The prompt loader of a training run: a Grain pipeline over a task split.
 
-    source (one JSONL row per task) -> shuffle(seed) -> repeat (a new order every epoch)
+    source (one JSONL row per task, each kind's rows `kind_repeats` times)
+    -> shuffle(seed) -> repeat (a new order every epoch)
     -> global batches of `batch_size` rows -> this process's block of each
     -> validated Tasks
 
@@ -17,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+from array import array
+from collections.abc import Mapping
 from typing import Any
 
 import grain
@@ -24,7 +27,7 @@ import grain
 from prove_jax.data.tasks import TaskSource
 from prove_jax.rollout.task import Task
 
-__all__ = ["row_batches", "task_batches"]
+__all__ = ["RepeatedSource", "row_batches", "task_batches"]
 
 
 def cap_tools(task: Task, max_tools: int) -> Task:
@@ -63,23 +66,47 @@ def _offered_alternatives(call: dict[str, Any], offered: set[str]) -> dict[str, 
     return {**out, "alternatives": alts} if alts else out
 
 
+class RepeatedSource:
+    """A random-access source showing each row of `source` `repeats[kind]` times (a kind not
+    named: once), the copies next to each other; the kind is the row's `truth.kind`."""
+
+    def __init__(self, source: Any, repeats: Mapping[str, int]):
+        from prove_jax.data.sft import check_kind_repeats
+
+        check_kind_repeats(repeats, "data.kind_repeats")
+        self.source = source
+        self.index = array("q")
+        for i in range(len(source)):
+            kind = source[i].get("truth", {}).get("kind", "normal")
+            self.index.extend([i] * repeats.get(kind, 1))
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        return self.source[self.index[index]]
+
+
 def _tasks(rows: list[dict[str, Any]], max_tools: int = 0) -> list[Task]:
     return [cap_tools(Task.from_dict(row), max_tools) for row in rows]
 
 
 def task_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
                  shuffle: bool = True, process_index: int = 0, process_count: int = 1,
-                 max_tools: int = 0) -> grain.DatasetIterator:
+                 max_tools: int = 0, kind_repeats: Mapping[str, int] | None = None
+                 ) -> grain.DatasetIterator:
     """An endless, checkpointable iterator of this process's share of `batch_size`-task
-    global batches."""
+    global batches; `kind_repeats`: each task kind's copies per epoch (None: once each)."""
     return row_batches(path, batch_size, seed=seed, shuffle=shuffle,
                        process_index=process_index, process_count=process_count,
-                       batch_fn=functools.partial(_tasks, max_tools=max_tools))
+                       batch_fn=functools.partial(_tasks, max_tools=max_tools),
+                       kind_repeats=kind_repeats)
 
 
 def row_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
                 shuffle: bool = True, process_index: int = 0, process_count: int = 1,
-                batch_fn: Any = list) -> grain.DatasetIterator:
+                batch_fn: Any = list, kind_repeats: Mapping[str, int] | None = None
+                ) -> grain.DatasetIterator:
     """The same pipeline over any JSONL file; `batch_fn` turns a list of row dicts (this
     process's block of a global batch) into a batch (default: the list itself)."""
     if batch_size < 1:
@@ -92,6 +119,12 @@ def row_batches(path: str | os.PathLike, batch_size: int, *, seed: int = 0,
     source = TaskSource(path)
     if len(source) == 0:
         raise ValueError(f"no tasks in {source.path}")
+    if kind_repeats:
+        from prove_jax.data.sft import check_kind_repeats
+
+        check_kind_repeats(kind_repeats, "data.kind_repeats")
+        if any(n != 1 for n in kind_repeats.values()):
+            source = RepeatedSource(source, kind_repeats)
     ds = grain.MapDataset.source(source)
     if shuffle:
         ds = ds.shuffle(seed=seed)

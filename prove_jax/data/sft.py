@@ -83,15 +83,16 @@ async def sft_examples(tasks: Sequence[Task], chat: ChatFormat, manager: ToolHos
     return rows
 
 
-def check_kind_repeats(repeats: Mapping[str, int]) -> None:
-    """Every key a task kind, every repeat an integer >= 1 (`sft.kind_repeats`)."""
+def check_kind_repeats(repeats: Mapping[str, int], name: str = "sft.kind_repeats") -> None:
+    """Every key a task kind, every repeat an integer >= 1 (`name`: the config key, for the
+    message: `sft.kind_repeats` or GRPO's `data.kind_repeats`)."""
     from prove_jax.rewards.types import KINDS
 
     for kind, n in repeats.items():
         if kind not in KINDS:
-            raise ValueError(f"sft.kind_repeats: unknown task kind {kind!r} (known: {KINDS})")
+            raise ValueError(f"{name}: unknown task kind {kind!r} (known: {KINDS})")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"sft.kind_repeats.{kind} must be an integer >= 1, got {n!r}")
+            raise ValueError(f"{name}.{kind} must be an integer >= 1, got {n!r}")
 
 
 def repeat_kinds(rows: Iterable[Mapping[str, Any]], kinds: Mapping[str, str],

@@ -54,6 +54,49 @@ def test_shuffle_seed_changes_the_order_not_the_epoch(tasks_file):
     assert a != b and sorted(a) == sorted(b) == sorted(f"t{i}" for i in range(10))
 
 
+def _mixed_file(tmp_path):
+    """12 tasks: 3 abstention (t0, t4, t8), the rest normal."""
+    path = tmp_path / "mixed.jsonl"
+    normal = {"steps": [[{"name": "get_balance", "arguments": {}}]], "edges": [],
+              "kind": "normal"}
+    rows = [Task(f"t{i}", ("payments",), (f"task {i}",), TRUTH if i % 4 == 0 else normal,
+                 seed=i).to_dict() for i in range(12)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_kind_repeats_show_a_kind_more_often_in_every_epoch(tmp_path):
+    from collections import Counter
+
+    path = _mixed_file(tmp_path)
+    it = task_batches(path, 6, seed=2, kind_repeats={"abstention": 3})
+    epoch = [t.id for _ in range(3) for t in next(it)]  # 9 normal + 3 x 3 abstention = 18
+    counts = Counter(epoch)
+    assert {counts[f"t{i}"] for i in (0, 4, 8)} == {3}
+    assert {counts[f"t{i}"] for i in range(12) if i % 4} == {1}
+    # shuffled like any epoch (not the copies side by side), and resumable
+    assert epoch != sorted(epoch, key=lambda x: int(x[1:]))
+    state = it.get_state()
+    expected = [t.id for t in next(it)]
+    again = task_batches(path, 6, seed=2, kind_repeats={"abstention": 3})
+    again.set_state(state)
+    assert [t.id for t in next(again)] == expected
+    # all ones: the plain order
+    plain = [t.id for t in next(task_batches(path, 12, seed=2))]
+    ones = [t.id for t in next(task_batches(path, 12, seed=2, kind_repeats={"abstention": 1}))]
+    assert ones == plain
+
+
+@pytest.mark.parametrize(("repeats", "message"), [
+    ({"refusal": 2}, "data.kind_repeats: unknown task kind 'refusal'"),
+    ({"abstention": 0}, "data.kind_repeats.abstention must be an integer >= 1, got 0"),
+    ({"abstention": 2.5}, "must be an integer >= 1, got 2.5"),
+])
+def test_bad_kind_repeats_name_the_key(tmp_path, repeats, message):
+    with pytest.raises(ValueError, match=message):
+        task_batches(_mixed_file(tmp_path), 4, kind_repeats=repeats)
+
+
 @pytest.mark.parametrize(("size", "index", "count", "message"), [
     (0, 0, 1, "batch_size must be >= 1"),
     (4, 2, 2, "process_index 2 not in"),

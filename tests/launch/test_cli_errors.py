@@ -81,6 +81,10 @@ def test_config_entry_points_end_in_one_line_with_status_2(module, flags, needle
     ("launch.reproduce", ["--seeds=a"], "--seeds must be integers"),
     ("launch.sft", [TINY, "--config.workdir=/tmp/x", "--config.sft.kind_repeats.abstention=0"],
      "sft.kind_repeats.abstention must be an integer >= 1, got 0"),
+    ("launch.train", [TINY, "--config.workdir=/tmp/x", "--config.data.kind_repeats.refusal=2"],
+     "refusal"),
+    ("launch.train", [TINY, "--config.workdir=/tmp/x", "--config.data.kind_repeats.normal=-1"],
+     "data.kind_repeats.normal must be an integer >= 1, got -1"),
 ])
 def test_other_entry_points_end_in_one_line_with_status_2(module, flags, needle):
     _one_usage_line(_run(module, *flags), needle)
