@@ -33,7 +33,7 @@ import numpy as np
 from jax.sharding import Mesh, NamedSharding
 
 __all__ = ["DistributedConfig", "align_widths", "all_true", "allgather_json", "check_batch_layout",
-           "global_batch", "global_sum", "initialize", "is_primary",
+           "global_batch", "global_sum", "host_array", "initialize", "is_primary",
            "local_copy", "local_mesh", "process_rows", "sampler_view"]
 
 
@@ -183,6 +183,16 @@ def local_mesh(mesh: Mesh) -> Mesh:
     devices = jax.local_devices()
     tensor = mesh.shape["tensor"] if len(devices) % mesh.shape["tensor"] == 0 else 1
     return make_mesh({"data": 1, "fsdp": len(devices) // tensor, "tensor": tensor}, devices)
+
+
+def host_array(x: Any) -> np.ndarray:
+    """The whole of a (possibly multi-process) array in host memory. A collective when the
+    array spans processes: every process must call it, in the same order."""
+    if isinstance(x, jax.Array) and not x.is_fully_addressable:
+        from jax.experimental import multihost_utils
+
+        return np.asarray(multihost_utils.process_allgather(x, tiled=True))
+    return np.asarray(x)
 
 
 def local_copy(params: Any, shardings: Any) -> Any:

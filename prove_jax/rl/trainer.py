@@ -16,6 +16,7 @@ import optax
 from flax import nnx
 
 from prove_jax.checkpoint.train_state import TrainCheckpointer
+from prove_jax.distributed import host_array
 from prove_jax.rl.batch import micro_batching
 from prove_jax.rl.flops import device_peak, mfu, shared_step_flops, step_flops
 from prove_jax.rl.length_buckets import BUCKETS, compact_widths, packed_widths
@@ -76,9 +77,12 @@ class Trainer:
         only, each micro-batch at the length bucket it ran at), real (unpadded) tokens per
         second per device, and MFU against `peak_label`."""
         devices = self.mesh.devices.size
+        # the whole batch's row lengths pick each micro-batch's bucket (with several
+        # processes the mask spans them: every process gathers it, as every one calls this)
+        mask = host_array(batch["attention_mask"])
         if "prefix_tokens" in batch:  # group-packed: each prefix once
             groups, size, suffix = batch["tokens"].shape
-            widths = packed_widths(batch["attention_mask"], self.micro_batches,
+            widths = packed_widths(mask, self.micro_batches,
                                    self.group_chunks, self.length_buckets)
             flops = shared_step_flops(self.model.cfg, groups, size,
                                       batch["prefix_tokens"].shape[1], suffix,
@@ -88,7 +92,7 @@ class Trainer:
             rows, seq = batch["tokens"].shape
             compact = "target_index" in batch  # only compact rows are cut to a bucket
             targets = batch["target_index"].shape[1] if compact else seq - 1
-            widths = (compact_widths(batch["attention_mask"], self.micro_batches,
+            widths = (compact_widths(mask, self.micro_batches,
                                      self.length_buckets) if compact else None)
             flops = step_flops(self.model.cfg, rows, seq, targets, iterations=iterations,
                                widths=widths)
