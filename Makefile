@@ -30,8 +30,10 @@ demo: venv
 # A real model learns tool use on this CPU (README "A real model learns"): SmolLM2-135M-Instruct
 # from its wheel -> SFT -> GRPO -> held-out evaluation, into runs/smollm2/ (results.md,
 # curve.png). Stages resume: rerun after an interruption and finished stages are skipped.
+# GRPO trains on the paper's reward plus the habit terms; evaluations score the paper's.
 reproduce: venv
-	$(PY) -m launch.reproduce --out=runs/smollm2
+	$(PY) -m launch.reproduce --out=runs/smollm2 \
+	  "--grpo_flags=--config.reward.w_repeat=0.25,--config.reward.w_finish=0.2,--config.reward.match_outcomes=['ok']"
 
 bench: venv
 	$(PY) -m benchmarks.load_export
